@@ -1,0 +1,25 @@
+# Two commands for a newcomer (see README.md): `make html` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: html test preview clean
+
+html: $(STAMP)
+	$(BIN)/sphinx-build -W --keep-going -c . book _build/html
+	@echo "Llibre construït: obre _build/html/index.html"
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+preview: $(STAMP)
+	$(BIN)/sphinx-autobuild -c . book _build/html --watch chapter09
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+clean:
+	rm -rf _build

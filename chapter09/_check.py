@@ -1,0 +1,27 @@
+"""Parameter validation shared by the widgets: a bad value raises ``ValueError``
+naming the parameter and the range it may take."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+
+def integer(name: str, value, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer from {lo} to {hi}, got {value!r}")
+    if not lo <= value <= hi:
+        raise ValueError(f"{name} must be an integer from {lo} to {hi}, got {value}")
+    return int(value)
+
+
+def real(name: str, value, lo: float, hi: float, *, lo_open: bool = False) -> float:
+    interval = f"{'(' if lo_open else '['}{lo}, {hi}]"
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a real number in {interval}, got {value!r}")
+    value = float(value)
+    if math.isnan(value):
+        raise ValueError(f"{name} must be a real number in {interval}, got NaN")
+    if not (lo < value if lo_open else lo <= value) or not value <= hi:
+        raise ValueError(f"{name} must be a real number in {interval}, got {value}")
+    return value

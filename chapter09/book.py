@@ -1,0 +1,67 @@
+"""Plumbing for the book's hidden cells: glue strings and figures, write tables.
+
+Pages call these so that a cell reads as one line per idea and holds no logic.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+
+from . import plots
+from .claims import WidgetClaims, registry
+
+
+def setup() -> None:
+    """The book's figure style and formats; every page calls it first."""
+    plots.use_book_style()
+
+
+def glue_numbers(numbers: dict) -> None:
+    """Glue every pre-formatted Catalan string, to be shown with ``{glue:text}``."""
+    from myst_nb import glue
+
+    for key, text in numbers.items():
+        if not isinstance(text, str):
+            raise ValueError(f"glued value {key!r} must be a formatted str, got {type(text).__name__}")
+        glue(key, text, display=False)
+
+
+def glue_figure(key: str, fig) -> None:
+    """Glue a figure for ``{glue:figure}`` and close it, so the cell itself shows nothing."""
+    from myst_nb import glue
+
+    glue(key, fig, display=False)
+    plt.close(fig)
+
+
+def markdown_table(header: list[str], rows: list[list[str]]):
+    """A Markdown table as cell output: MyST renders it in HTML and in LaTeX alike."""
+    from IPython.display import Markdown
+
+    def line(cells):
+        return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+
+    return Markdown("\n".join([line(header), line(["---"] * len(header)), *map(line, rows)]))
+
+
+def claims_table(widgets: tuple[WidgetClaims, ...] | None = None):
+    """Every claim: what the text says, what the code computes, whether it holds."""
+    widgets = registry() if widgets is None else widgets
+    rows = []
+    for w in widgets:
+        corrected = {c.claim for c in w.corrections}
+        for c in w.claims:
+            verdict = ("es compleix" if c.holds else "**no es compleix**") + (
+                " (corregida)" if c.id in corrected else "")
+            rows.append([c.id, c.text_says, w.render(c.computed), w.render(c.robustness) or "—",
+                         verdict])
+    return markdown_table(["id", "el text diu", "el codi calcula", "llavors on es compleix",
+                           "veredicte"], rows)
+
+
+def corrections_table(widgets: tuple[WidgetClaims, ...] | None = None):
+    """Every change made to the author's words, with the measured reason."""
+    widgets = registry() if widgets is None else widgets
+    rows = [[c.claim, f"«{c.original}»", f"«{w.render(c.book)}»", w.render(c.reason)]
+            for w in widgets for c in w.corrections]
+    return markdown_table(["id", "el text deia", "el llibre diu", "per què"], rows)

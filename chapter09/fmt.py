@@ -1,0 +1,130 @@
+"""Catalan number formats, taken from CLDR through babel.
+
+Every number that reaches the prose, a readout table or a tick label goes
+through one of these functions, so the book writes numbers one way only:
+decimal comma, thousands dot, a non-breaking space before ``%`` and units.
+
+>>> decimal(0.7649)
+'0,76'
+>>> integer(131072)
+'131.072'
+>>> percent(0.00390625)
+'0,39\\xa0%'
+>>> power_of_ten(2.0 ** -53)
+'1,11·10⁻¹⁶'
+>>> si_bytes(131072)
+'131,1\\xa0kB'
+>>> si_bytes(268435456)
+'268,4\\xa0MB'
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from decimal import ROUND_HALF_EVEN, Decimal
+
+from babel import Locale
+from babel.numbers import format_decimal, format_percent
+from babel.units import format_unit
+
+LOCALE = Locale.parse("ca")
+NBSP = "\u00a0"
+SUPERSCRIPT = str.maketrans("0123456789-+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺")
+_BYTE_UNITS = ("byte", "kilobyte", "megabyte", "gigabyte", "terabyte", "petabyte")
+
+
+def _finite_real(x, name: str = "x") -> float:
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        raise ValueError(f"{name} must be a real number, got {type(x).__name__}")
+    x = float(x)
+    if not math.isfinite(x):
+        raise ValueError(f"{name} must be finite, got {x}")
+    return x
+
+
+def _digits(digits) -> int:
+    if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) or not 0 <= digits <= 15:
+        raise ValueError(f"digits must be an integer from 0 to 15, got {digits!r}")
+    return int(digits)
+
+
+def _pattern(digits: int) -> str:
+    return "#,##0" + ("." + "0" * digits if digits else "")
+
+
+def _no_negative_zero(x: float, digits: int) -> float:
+    """Drop the sign of a value that rounds to zero, so that -0.001 prints as 0,00."""
+    return 0.0 if round(Decimal(x), digits) == 0 else x
+
+
+def decimal(x, digits: int = 2) -> str:
+    """A real number with a fixed number of decimals: ``decimal(-0.3466, 3) == '-0,347'``."""
+    x, digits = _finite_real(x), _digits(digits)
+    return format_decimal(_no_negative_zero(x, digits), format=_pattern(digits), locale=LOCALE)
+
+
+def integer(n) -> str:
+    """An integer with thousands dots: ``integer(2048) == '2.048'``."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise ValueError(f"n must be an integer, got {type(n).__name__}")
+    return format_decimal(int(n), locale=LOCALE)
+
+
+def percent(share, digits: int = 2) -> str:
+    """A share (0.5 is half) as a percentage with CLDR's non-breaking space before ``%``."""
+    share, digits = _finite_real(share, "share"), _digits(digits)
+    cldr = LOCALE.percent_formats[None].pattern  # '#,##0\xa0%'
+    pattern = cldr.replace("#,##0", _pattern(digits), 1)
+    return format_percent(_no_negative_zero(share * 100, digits) / 100, format=pattern, locale=LOCALE)
+
+
+def share(x) -> str:
+    """A share of seeds as a percentage with the fewest decimals (at most 2) that write it exactly.
+
+    >>> share(106 / 200), share(187 / 200), share(1 / 3)
+    ('53\xa0%', '93,5\xa0%', '33,33\xa0%')
+    """
+    x = _finite_real(x, "share")
+    for digits in range(3):
+        if abs(round(x * 100, digits) - x * 100) < 1e-9:
+            return percent(x, digits)
+    return percent(x, 2)
+
+
+def power_of_ten(x, digits: int = 2) -> str:
+    """Scientific notation written as a mantissa times a power of ten: ``1,11·10⁻¹⁶``.
+
+    The mantissa is rounded half to even on the shortest decimal repr of ``x``
+    (as babel does everywhere), and a mantissa that rounds up to 10 carries
+    into the next power: ``power_of_ten(9.999e5) == '1,00·10⁶'``.
+    """
+    x, digits = _finite_real(x), _digits(digits)
+    if x == 0:
+        return decimal(0.0, digits)
+    exact, quantum = Decimal(repr(x)), Decimal(1).scaleb(-digits)
+    exponent = exact.adjusted()
+    mantissa = exact.scaleb(-exponent).quantize(quantum, ROUND_HALF_EVEN)
+    if abs(mantissa) >= 10:
+        exponent += 1
+        mantissa = exact.scaleb(-exponent).quantize(quantum, ROUND_HALF_EVEN)
+    text = format_decimal(mantissa, format=_pattern(digits), locale=LOCALE)
+    return f"{text}·10{str(exponent).translate(SUPERSCRIPT)}"
+
+
+def si_bytes(n_bytes, digits: int = 1) -> str:
+    """A size in bytes with the largest SI prefix (powers of 1000) that keeps it ≥ 1.
+
+    >>> si_bytes(17_179_869_184, 2)
+    '17,18\\xa0GB'
+    """
+    n_bytes, digits = _finite_real(n_bytes, "n_bytes"), _digits(digits)
+    if n_bytes < 0:
+        raise ValueError(f"n_bytes must be ≥ 0, got {n_bytes}")
+    power = 0
+    while power < len(_BYTE_UNITS) - 1 and n_bytes >= 1000 ** (power + 1):
+        power += 1
+    value = n_bytes / 1000**power
+    text = format_unit(value, "digital-" + _BYTE_UNITS[power], length="short",
+                       format=_pattern(digits), locale=LOCALE)
+    return text.replace(" ", NBSP)  # keep number and unit on one line

@@ -1,0 +1,405 @@
+"""Widget 1 — the gradient through a vanilla RNN.
+
+The network is ``h_t = tanh(a_t)`` with ``a_t = W_hh h_{t-1} + W_xh x_t`` and
+``h_0 = 0``; the loss reads the last state, ``L = u·h_T`` with ``‖u‖ = 1``.
+Backpropagation through time multiplies the gradient, one step back at a time,
+by ``W_hhᵀ diag(tanh′(a_t))``, so after ``k`` steps back
+
+    ∂L/∂h_{T-k} = W_hhᵀ diag(tanh′(a_{T-k+1})) ··· W_hhᵀ diag(tanh′(a_T)) u.
+
+Two numbers can be computed apart from the gradient: the spectral radius
+``ρ(W_hh)`` (Gelfand's formula on the matrix alone) and the mean of ``tanh′``
+along the sequence.  Their product predicts the growth per step, so the
+predicted slope of ``ln ‖∂L/∂h_{T-k}‖`` against ``k`` is ``ln(ρ · mean tanh′)``.
+The widget measures the real slope by backpropagation and sets the two side
+by side.
+
+Weights: ``W_hh = w_scale · W0`` and ``W_xh = input_scale · U0`` with ``W0, U0``
+of independent N(0, 1/d) entries, inputs ``x_t ~ N(0, I)``, all from
+``numpy.random.default_rng(seed)``.
+
+The page's headline values (its seed comes from :func:`page_seed`):
+
+>>> from chapter09.fmt import decimal
+>>> r = simulate(seed=page_seed())
+>>> [decimal(v) for v in (r.spectral_radius, r.mean_tanh_prime, r.predicted_slope, r.measured_slope)]
+['0,69', '0,57', '-0,92', '-0,91']
+>>> r = simulate(w_scale=2, input_scale=1, seed=page_seed())
+>>> [decimal(v) for v in (r.spectral_radius, r.mean_tanh_prime, r.product, r.measured_slope)]
+['1,73', '0,41', '0,71', '-0,16']
+>>> r = simulate(w_scale=2, input_scale=0.05, seed=page_seed())
+>>> [decimal(v) for v in (r.product, r.measured_slope)], r.explodes
+(['0,93', '0,14'], True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from . import _check
+
+D, T = 10, 40
+W_SCALE, INPUT_SCALE = 0.8, 1.0
+MAX_SCALE = 10.0
+GELFAND_SQUARINGS = 40  # k = 2^40 in ‖A^k‖^{1/k}
+
+
+# --- the draw -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Draw:
+    """The random ingredients of one network: unscaled weights, inputs, loss direction."""
+
+    W0: np.ndarray  # (d, d), N(0, 1/d)
+    U0: np.ndarray  # (d, d), N(0, 1/d)
+    x: np.ndarray   # (T, d), N(0, 1)
+    u: np.ndarray   # (d,), unit vector
+
+
+def draw(d: int = D, T: int = T, seed: int = 0) -> Draw:
+    """Draw the network's ingredients from ``default_rng(seed)`` in a fixed order."""
+    d = _check.integer("d", d, 1, 512)
+    T = _check.integer("T", T, 2, 10_000)
+    seed = _check.integer("seed", seed, 0, 2**63 - 1)
+    rng = np.random.default_rng(seed)
+    W0 = rng.standard_normal((d, d)) / np.sqrt(d)
+    U0 = rng.standard_normal((d, d)) / np.sqrt(d)
+    x = rng.standard_normal((T, d))
+    u = rng.standard_normal(d)
+    return Draw(*(_frozen(a) for a in (W0, U0, x, u / np.linalg.norm(u))))
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a = np.array(a, dtype=np.float64)
+    a.setflags(write=False)
+    return a
+
+
+# --- factor 1: the spectral radius ----------------------------------------------
+
+def gelfand_radius(A: np.ndarray, squarings: int = GELFAND_SQUARINGS) -> float:
+    """Spectral radius by Gelfand's formula, ``ρ(A) = lim ‖A^k‖^{1/k}``, with ``k = 2^squarings``.
+
+    ``A^k`` is reached by repeated squaring; after each squaring the matrix is
+    divided by its Frobenius norm and the logarithm of that norm is kept, so
+    ``ln ‖A^k‖`` never overflows.  The error of ``‖A^k‖^{1/k}`` is of order
+    ``ln(C)/k`` (``C`` depends on A's eigenvectors): negligible for ``k = 2^40``.
+
+    >>> round(gelfand_radius(np.array([[0.0, 2.0], [0.5, 0.0]])), 12)   # eigenvalues ±1
+    1.0
+    """
+    A = np.asarray(A, dtype=np.float64)
+    if A.ndim != 2 or A.shape[0] != A.shape[1] or A.size == 0:
+        raise ValueError(f"A must be a non-empty square matrix, got shape {A.shape}")
+    if not np.all(np.isfinite(A)):
+        raise ValueError("A must have finite entries")
+    squarings = _check.integer("squarings", squarings, 1, 60)
+    norm = np.linalg.norm(A)
+    if norm == 0:
+        return 0.0
+    M, log_norm = A / norm, np.log(norm)  # A^k = exp(log_norm) · M, ‖M‖ = 1
+    for _ in range(squarings):
+        M = M @ M
+        norm = np.linalg.norm(M)
+        if norm == 0:  # nilpotent
+            return 0.0
+        M, log_norm = M / norm, 2 * log_norm + np.log(norm)
+    return float(np.exp(log_norm / 2.0**squarings))
+
+
+def eigen_radius(A: np.ndarray) -> float:
+    """The same radius from the eigenvalues, ``max |λ|``: the check of :func:`gelfand_radius`."""
+    return float(np.max(np.abs(np.linalg.eigvals(A))))
+
+
+# --- factor 2: the derivative of tanh ---------------------------------------------
+
+def tanh_prime(a: np.ndarray) -> np.ndarray:
+    """``tanh′(a) = sech²(a) = 4e^{-2|a|} / (1 + e^{-2|a|})²``.
+
+    Written this way it never overflows, and it stays accurate where ``1 - tanh²``
+    would round to an exact 0 (|a| ≳ 19).
+    """
+    e = np.exp(-2.0 * np.abs(a))
+    return 4.0 * e / (1.0 + e) ** 2
+
+
+# --- forward and backward ----------------------------------------------------------
+
+def forward(W_hh: np.ndarray, W_xh: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Pre-activations ``a_1 … a_T`` of the RNN, shape ``(..., T, d)``.
+
+    ``W_hh`` and ``W_xh`` may carry leading batch axes (a sweep over scales).
+    """
+    batch = np.broadcast_shapes(W_hh.shape[:-2], W_xh.shape[:-2])
+    h = np.zeros(batch + (W_hh.shape[-1],))
+    a = np.empty(batch + x.shape)
+    for t in range(x.shape[0]):
+        a[..., t, :] = _matvec(W_hh, h) + _matvec(W_xh, x[t])
+        h = np.tanh(a[..., t, :])
+    return a
+
+
+def backprop(W_hh: np.ndarray, a: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The gradients ``∂L/∂h_{T-k}``, ``k = 0 … T``, as unit directions and log norms.
+
+    Returns ``(directions, log_norms)`` of shapes ``(..., T+1, d)`` and ``(..., T+1)``;
+    the gradient is ``exp(log_norms[k]) · directions[k]``.  Renormalising at every
+    step keeps the recursion free of overflow and underflow however long T is.
+    """
+    T = a.shape[-2]
+    g = np.broadcast_to(u, a.shape[:-2] + u.shape).astype(np.float64)
+    directions = np.empty(a.shape[:-2] + (T + 1, u.shape[-1]))
+    log_norms = np.zeros(a.shape[:-2] + (T + 1,))
+    directions[..., 0, :] = g
+    for k in range(1, T + 1):
+        g = _matvec(np.swapaxes(W_hh, -1, -2), tanh_prime(a[..., T - k, :]) * g)
+        norm = np.linalg.norm(g, axis=-1)
+        log_norms[..., k] = log_norms[..., k - 1] + np.log(norm)
+        g = g / norm[..., None]
+        directions[..., k, :] = g
+    return directions, log_norms
+
+
+def _matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
+    return (A @ v[..., None])[..., 0]
+
+
+def slope(log_norms: np.ndarray) -> np.ndarray:
+    """Least-squares slope of ``log_norms`` against the steps back ``k = 0 … T``."""
+    k = np.arange(log_norms.shape[-1], dtype=np.float64)
+    k -= k.mean()
+    return (log_norms * k).sum(axis=-1) / (k * k).sum()
+
+
+# --- the readout ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RNNGradient:
+    """What widget 1 shows for one setting, with the weights and inputs it used."""
+
+    d: int
+    T: int
+    w_scale: float
+    input_scale: float
+    seed: int
+    W_hh: np.ndarray
+    W_xh: np.ndarray
+    x: np.ndarray
+    u: np.ndarray
+    spectral_radius: float           # Gelfand
+    spectral_radius_eig: float       # max |eigenvalue|, the check
+    mean_tanh_prime: float           # over the T steps and the d units
+    log_grad_norms: np.ndarray       # ln ‖∂L/∂h_{T-k}‖, k = 0 … T
+    measured_slope: float            # per step back, natural log
+
+    @property
+    def product(self) -> float:
+        """ρ · mean tanh′: the predicted growth factor per step."""
+        return self.spectral_radius * self.mean_tanh_prime
+
+    @property
+    def predicted_slope(self) -> float:
+        return float(np.log(self.product))
+
+    @property
+    def relative_error(self) -> float:
+        """|measured − predicted| / |predicted|: how far the straight line misses."""
+        return abs(self.measured_slope - self.predicted_slope) / abs(self.predicted_slope)
+
+    @property
+    def steps_back(self) -> np.ndarray:
+        return np.arange(self.T + 1)
+
+    @property
+    def explodes(self) -> bool:
+        return self.measured_slope > 0
+
+
+def simulate(d: int = D, T: int = T, w_scale: float = W_SCALE,
+             input_scale: float = INPUT_SCALE, seed: int = 0) -> RNNGradient:
+    """Run widget 1 for one setting."""
+    w_scale = _check.real("w_scale", w_scale, 0.0, MAX_SCALE, lo_open=True)
+    input_scale = _check.real("input_scale", input_scale, 0.0, MAX_SCALE)
+    dr = draw(d, T, seed)
+    W_hh, W_xh = _frozen(w_scale * dr.W0), _frozen(input_scale * dr.U0)
+    a = forward(W_hh, W_xh, dr.x)
+    _, log_norms = backprop(W_hh, a, dr.u)
+    return RNNGradient(
+        d=d, T=T, w_scale=w_scale, input_scale=input_scale, seed=seed,
+        W_hh=W_hh, W_xh=W_xh, x=dr.x, u=dr.u,
+        spectral_radius=gelfand_radius(W_hh),
+        spectral_radius_eig=eigen_radius(W_hh),
+        mean_tanh_prime=float(tanh_prime(a).mean()),
+        log_grad_norms=_frozen(log_norms),
+        measured_slope=float(slope(log_norms)),
+    )
+
+
+# --- the sweep the text asks for: raise the scale of W_hh ---------------------------
+
+SWEEP_SCALES = np.round(np.arange(1, 81) * 0.05, 2)  # 0,05 … 4,00
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """Widget 1 over a grid of ``w_scale`` values, everything else fixed."""
+
+    input_scale: float
+    seed: int
+    scales: np.ndarray
+    spectral_radius: np.ndarray
+    mean_tanh_prime: np.ndarray
+    measured_slope: np.ndarray
+
+    @property
+    def product(self) -> np.ndarray:
+        return self.spectral_radius * self.mean_tanh_prime
+
+    @property
+    def predicted_slope(self) -> np.ndarray:
+        return np.log(self.product)
+
+
+def sweep(input_scale: float = INPUT_SCALE, seed: int = 0, d: int = D, T: int = T,
+          scales: np.ndarray = SWEEP_SCALES) -> Sweep:
+    """Run the widget at every ``w_scale`` of ``scales`` at once (a batch of networks).
+
+    The radius is not recomputed per scale: ``ρ(s·W0) = s·ρ(W0)`` for ``s > 0``.
+    """
+    input_scale = _check.real("input_scale", input_scale, 0.0, MAX_SCALE)
+    scales = np.asarray(scales, dtype=np.float64)
+    if scales.ndim != 1 or scales.size == 0:
+        raise ValueError("scales must be a non-empty 1-D array")
+    for s in scales:
+        _check.real("scales", s, 0.0, MAX_SCALE, lo_open=True)
+    dr = draw(d, T, seed)
+    W_hh = scales[:, None, None] * dr.W0
+    a = forward(W_hh, input_scale * dr.U0, dr.x)
+    _, log_norms = backprop(W_hh, a, dr.u)
+    return Sweep(
+        input_scale=input_scale, seed=seed, scales=_frozen(scales),
+        spectral_radius=_frozen(scales * gelfand_radius(dr.W0)),
+        mean_tanh_prime=_frozen(tanh_prime(a).mean(axis=(-2, -1))),
+        measured_slope=_frozen(slope(log_norms)),
+    )
+
+
+def first_crossing(scales: np.ndarray, values: np.ndarray, level: float) -> float | None:
+    """The first scale where ``values`` rises through ``level`` (linear interpolation).
+
+    >>> first_crossing(np.array([1.0, 2.0, 3.0]), np.array([0.0, 0.5, 1.5]), 1.0)
+    2.5
+    """
+    above = np.asarray(values) >= level
+    hits = np.nonzero(above[1:] & ~above[:-1])[0]
+    if above[0] or hits.size == 0:
+        return None if not above[0] else float(scales[0])
+    i = hits[0]
+    v0, v1 = values[i], values[i + 1]
+    return float(scales[i] + (level - v0) / (v1 - v0) * (scales[i + 1] - scales[i]))
+
+
+# --- the text's narrative, and how often it holds -------------------------------------
+
+SATURATING = (2.0, 1.0)      # "Posa l'escala de W_hh a 2 i deixa l'escala de l'entrada a 1"
+SMALL_INPUT = (2.0, 0.05)    # "Baixa ara l'escala de l'entrada a 0,05"
+N_SEEDS = 200
+TOLERANCE = 0.2              # "the product shows in the slope": relative error below 20 %
+FLIP_LIMIT = 1.5             # "the slope flips when ρ passes 1" counts as holding if it flips before ρ = 1,5
+
+
+def narrative(seed: int) -> dict[str, bool]:
+    """The three statements the page's story needs, for one seed."""
+    default = simulate(seed=seed)
+    sat = simulate(w_scale=SATURATING[0], input_scale=SATURATING[1], seed=seed)
+    small = simulate(w_scale=SMALL_INPUT[0], input_scale=SMALL_INPUT[1], seed=seed)
+    return {
+        "default_vanishes": default.spectral_radius < 1 and default.measured_slope < 0,
+        "saturation_vanishes": sat.spectral_radius > 1 and sat.product < 1 and sat.measured_slope < 0,
+        "small_input_explodes": small.measured_slope > 0,
+    }
+
+
+@lru_cache(maxsize=None)
+def page_seed() -> int:
+    """The page's rule: the first seed ≥ 0 for which all of :func:`narrative` holds.
+
+    >>> page_seed()
+    0
+    """
+    seed = 0
+    while not all(narrative(seed).values()):
+        seed += 1
+    return seed
+
+
+@dataclass(frozen=True)
+class FlipStats:
+    """Where the slope turns positive as ``w_scale`` rises, over many seeds, for one input scale."""
+
+    input_scale: float
+    soon_after_one: float     # share of seeds whose slope first turns positive at 1 ≤ ρ < FLIP_LIMIT
+    radius_quartiles: tuple   # quartiles of ρ where the slope first turns positive
+    never: float              # share of seeds whose slope never turns positive in the sweep
+
+
+@dataclass(frozen=True)
+class Robustness:
+    """Shares of the seeds ``0 … n_seeds-1`` for which each statement holds."""
+
+    n_seeds: int
+    median_relative_error: float  # default setting
+    within_tolerance: float       # default setting: relative error < TOLERANCE
+    below_prediction: dict        # input scale → share with measured slope < predicted (default W_hh)
+    flips: dict                   # input scale → FlipStats
+    saturation_vanishes: float    # (2, 1): ρ > 1, product < 1 and the slope < 0
+    small_input_explodes: float   # (2, 0,05): the slope > 0
+    narrative: float              # all of narrative() at once
+    radius_range_at_2: tuple      # (min, max) of ρ(2·W0) over the seeds
+
+
+@lru_cache(maxsize=None)
+def robustness(n_seeds: int = N_SEEDS) -> Robustness:
+    """Every draw-dependent statement of the page, counted over ``n_seeds`` seeds."""
+    n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
+    seeds = range(n_seeds)
+    errors = [simulate(seed=s).relative_error for s in seeds]
+    below = {x: float(np.mean([_below(simulate(input_scale=x, seed=s)) for s in seeds]))
+             for x in (INPUT_SCALE, SMALL_INPUT[1])}
+    flips = {x: _flip_stats(x, seeds) for x in (INPUT_SCALE, SMALL_INPUT[1])}
+    stories = [narrative(s) for s in seeds]
+    radii_at_2 = [SATURATING[0] * gelfand_radius(draw(seed=s).W0) for s in seeds]
+    return Robustness(
+        n_seeds=n_seeds, below_prediction=below, flips=flips,
+        median_relative_error=float(np.median(errors)),
+        within_tolerance=float(np.mean(np.array(errors) < TOLERANCE)),
+        saturation_vanishes=float(np.mean([st["saturation_vanishes"] for st in stories])),
+        small_input_explodes=float(np.mean([st["small_input_explodes"] for st in stories])),
+        narrative=float(np.mean([all(st.values()) for st in stories])),
+        radius_range_at_2=(min(radii_at_2), max(radii_at_2)),
+    )
+
+
+def _below(r: RNNGradient) -> bool:
+    return r.measured_slope < r.predicted_slope
+
+
+def radius_at_flip(sw: Sweep) -> float | None:
+    """The radius at the first scale where the measured slope turns positive."""
+    s = first_crossing(sw.scales, sw.measured_slope, 0.0)
+    return None if s is None else s * sw.spectral_radius[0] / sw.scales[0]
+
+
+def _flip_stats(input_scale: float, seeds) -> FlipStats:
+    sweeps = [sweep(input_scale, s) for s in seeds]
+    radii = [r for r in map(radius_at_flip, sweeps) if r is not None]
+    return FlipStats(
+        input_scale=input_scale,
+        soon_after_one=float(sum(1 <= r < FLIP_LIMIT for r in radii) / len(sweeps)),
+        radius_quartiles=tuple(float(q) for q in np.quantile(radii, [0.25, 0.5, 0.75])),
+        never=1 - len(radii) / len(sweeps),
+    )

@@ -1,0 +1,92 @@
+"""The built book: prose, glue and Catalan formatting checked together in the HTML."""
+
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+
+from chapter09 import claims, provenance
+from conftest import author_paragraphs, build_book
+
+REGISTRY = claims.registry()
+
+
+def page_text(html_dir, page):
+    soup = BeautifulSoup((html_dir / f"{page}.html").read_text(encoding="utf-8"), "html.parser")
+    return soup.find("article")
+
+
+def normalise(text):
+    """Undo what rendering does to plain text: MathJax delimiters, typographic apostrophes."""
+    text = text.replace("\\(", "$").replace("\\)", "$").replace("’", "'")
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+def test_rendered_page_shows_the_authors_paragraphs_with_the_computed_numbers(built_book, w):
+    paragraphs = {normalise(p.get_text()) for p in page_text(built_book, w.page).find_all("p")}
+    for i in w.paragraphs:
+        expected = author_paragraphs()[i]
+        for c in w.corrections:
+            expected = expected.replace(c.original, w.render(c.book))
+        assert normalise(expected) in paragraphs, f"paragraph {i} is not rendered as expected"
+
+
+@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+def test_every_glued_number_is_rendered_in_catalan(built_book, w):
+    article = page_text(built_book, w.page)
+    pasted = [s.get_text() for s in article.select("span.pasted-text")]
+    assert set(pasted) <= set(w.numbers.values())
+    for value in pasted:
+        assert not re.search(r"\d\.\d{1,2}(?!\d)", value), f"English decimal point in {value!r}"
+    text = normalise(article.get_text())
+    assert "{glue" not in text and "<Figure size" not in text and "Traceback" not in text
+    assert len(article.select("img")) >= 3, "the widget's figures are missing"
+
+
+def test_headline_numbers_of_widget_1_are_on_its_page(built_book):
+    w = claims.widget1()
+    pasted = [s.get_text() for s in page_text(built_book, w.page).select("span.pasted-text")]
+    for key in ("w1_rho", "w1_pred", "w1_meas", "w1_sat_rho", "w1_sat_product", "w1_small_meas",
+                "w1_small_share", "w1_narrative_share", "w1_below_default"):
+        assert w.numbers[key] in pasted, key
+    assert "\u00a0%" in w.numbers["w1_small_share"]
+
+
+def test_claims_page_lists_every_claim_and_every_correction(built_book):
+    article = page_text(built_book, "afirmacions")
+    rows = [[normalise(td.get_text()) for td in tr.find_all("td")] for tr in article.find_all("tr")]
+    ids = [r[0] for r in rows if r]
+    for w in REGISTRY:
+        for c in w.claims:
+            row = next(r for r in rows if r and r[0] == c.id and len(r) == 5)
+            assert row[2] == normalise(w.render(c.computed))
+            assert row[4].startswith("es compleix")
+        for c in w.corrections:
+            assert any(r[0] == c.claim and normalise(w.render(c.book)) in r[2] for r in rows if len(r) == 4)
+    assert ids
+
+
+def test_two_clean_builds_give_the_same_numbers_and_figures(built_book, tmp_path):
+    again = build_book(tmp_path / "out", tmp_path / "cache")
+    assert again.returncode == 0, again.stderr
+    for w in REGISTRY:
+        first = page_text(built_book, w.page)
+        second = page_text(tmp_path / "out" / "html", w.page)
+        assert first.get_text() == second.get_text()
+    images = sorted((built_book / "_images").iterdir())
+    assert images and [p.name for p in images] == sorted(p.name for p in (tmp_path / "out" / "html" / "_images").iterdir())
+    for p in images:
+        assert p.read_bytes() == (tmp_path / "out" / "html" / "_images" / p.name).read_bytes()
+        assert b"<dc:date>" not in p.read_bytes()
+
+
+def test_cache_key_changes_with_any_edit_of_the_package(tmp_path):
+    import shutil
+    copy = tmp_path / "chapter09"
+    shutil.copytree(provenance.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = provenance.source_digest(copy)
+    assert before == provenance.source_digest(copy)
+    with open(copy / "fmt.py", "a") as f:
+        f.write("\n# an edit\n")
+    assert provenance.source_digest(copy) != before

@@ -1,0 +1,75 @@
+"""The claims registry against the author's text, the claims list and the book's sources."""
+
+import re
+
+import pytest
+
+from chapter09 import claims
+from conftest import BOOK, ROOT, TEXT, author_paragraphs
+
+REGISTRY = claims.registry()
+GLUE = re.compile(r"\{glue:text\}`([^`]+)`")
+CELL_KEY = re.compile(r"[\"'](w\d_\w+)[\"']")  # a key a code cell reads from page.numbers
+
+
+def page_source(w):
+    return (BOOK / f"{w.page}.md").read_text(encoding="utf-8")
+
+
+def squash(text):
+    return " ".join(text.split())
+
+
+def test_claim_ids_are_those_of_the_claims_list():
+    listed = set(re.findall(r"^\| (W\d\.\d) \|", (ROOT / "text" / "claims.md").read_text(), re.M))
+    for w in REGISTRY:
+        ids = [c.id for c in w.claims]
+        assert len(ids) == len(set(ids))
+        expected = sorted(i for i in listed if i.startswith(w.widget + "."))
+        assert ids == expected, f"{w.widget}: registry covers {ids}, claims.md lists {expected}"
+
+
+@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+def test_every_claim_holds_as_the_book_states_it(w):
+    failing = [c.id for c in w.claims if not c.holds]
+    assert not failing, f"claims that do not hold: {failing}"
+
+
+@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+def test_numbers_are_formatted_strings_and_all_are_used(w):
+    glued = set(GLUE.findall(page_source(w)))
+    assert all(isinstance(v, str) and v for v in w.numbers.values())
+    assert glued <= set(w.numbers), f"glued in the page but not computed: {glued - set(w.numbers)}"
+    used = glued | set(CELL_KEY.findall(page_source(w)))
+    templates = w.templates()
+    unused = {k for k in w.numbers if k not in used and "{" + k + "}" not in templates}
+    assert not unused, f"computed but shown nowhere: {unused}"
+
+
+@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+def test_corrections_quote_the_author_and_the_page_applies_them(w):
+    original_text = squash(TEXT.read_text(encoding="utf-8"))
+    source = squash(GLUE.sub(lambda m: "{" + m.group(1) + "}", page_source(w)))
+    for c in w.corrections:
+        assert original_text.count(squash(c.original)) == 1, f"{c.claim}: not the author's words: {c.original!r}"
+        assert squash(c.original) not in source, f"{c.claim}: the page still says {c.original!r}"
+        assert squash(c.book) in source, f"{c.claim}: the page does not say {c.book!r}"
+        w.render(c.book), w.render(c.reason)  # every placeholder is a computed number
+
+
+@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+def test_the_page_carries_the_authors_paragraphs(w):
+    """Each paragraph of the widget, corrections applied and numbers glued, is in the page."""
+    source = squash(GLUE.sub(lambda m: w.numbers[m.group(1)], page_source(w)))
+    for i in w.paragraphs:
+        paragraph = author_paragraphs()[i]
+        for c in w.corrections:
+            paragraph = paragraph.replace(c.original, w.render(c.book))
+        assert squash(paragraph) in source, f"paragraph {i} of the author's text is not carried verbatim"
+
+
+def test_the_text_defaults_match_the_words_of_the_prose():
+    """The prose says "deu dimensions i quaranta passos": the defaults must be 10 and 40."""
+    w = claims.widget1()
+    assert "amb deu dimensions i quaranta passos" in author_paragraphs()[2]
+    assert (w.numbers["w1_d"], w.numbers["w1_T"]) == ("10", "40")
