@@ -112,6 +112,7 @@ def plot_slope_sweep(sweeps: list, labels: list[str]) -> Figure:
                 label=f"{label}: previst")
     ax.axhline(0, color=GREY, lw=0.8)
     ax.axvline(1, color=GREY, lw=0.8, ls=":")
+    ax.set_ylim(bottom=max(ax.get_ylim()[0], -1.5))  # the sign change is the story, not the far left
     ax.set_xlabel("radi espectral ρ de $W_{hh}$")
     ax.set_ylabel("pendent per pas")
     catalan_ticks(ax)
