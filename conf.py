@@ -21,7 +21,10 @@ language = "ca"
 root_doc = "index"
 exclude_patterns = ["**.ipynb_checkpoints"]
 
-extensions = ["myst_nb"]
+extensions = ["myst_nb", "sphinxcontrib.bibtex"]
+bibtex_bibfiles = ["book/referencies.bib"]  # relative to this folder
+bibtex_reference_style = "author_year"
+bibtex_default_style = "plain"
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
 myst_heading_anchors = 3
 

@@ -27,7 +27,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+import numpy as np
+from num2words import num2words
+
+from . import attention as w4
+from . import bottleneck as w3
 from . import fmt
+from . import lstm_gradient as w2
 from . import rnn_gradient as w1
 
 KINDS = {"exact": "exacta", "draw": "depèn de l'atzar", "qualitative": "qualitativa",
@@ -212,7 +218,223 @@ def _maybe(x: float | None) -> str:
     return "cap" if x is None else fmt.decimal(x)
 
 
-WIDGETS = (widget1,)
+# --- widget 2 ------------------------------------------------------------------------
+
+YEAR_LSTM, YEAR_RESIDUAL = 1997, 2015   # Hochreiter & Schmidhuber; highway and residual networks
+
+
+@lru_cache(maxsize=None)
+def widget2() -> WidgetClaims:
+    seed = w1.page_seed()          # "la mateixa llavor": widget 1's
+    rnn = w1.simulate(seed=seed)
+    runs = {(f, p): w2.simulate(forget=f, pinned=p, seed=seed) for f in w2.FORGETS for p in (False, True)}
+    gated, pinned = runs[(w2.FORGET, False)], runs[(w2.FORGET, True)]
+    low, one = runs[(w2.FORGETS[0], False)], runs[(1.0, False)]
+    ident = w2.identity_check(seed=seed)
+    rob = w2.robustness()
+    d3 = lambda x: fmt.decimal(x, 3)  # noqa: E731
+    years = YEAR_RESIDUAL - YEAR_LSTM
+
+    n = {
+        "w2_seed": fmt.integer(seed), "w2_n_seeds": fmt.integer(rob.n_seeds), "w2_d": fmt.integer(rnn.d),
+        "w2_forget": fmt.decimal(w2.FORGET), "w2_forget_low": fmt.decimal(w2.FORGETS[0], 1),
+        "w2_gate_scale": fmt.decimal(w2.GATE_SCALE, 1), "w2_tolerance": fmt.decimal(w2.TOLERANCE),
+        "w2_whole": d3(gated.whole_factor), "w2_cell": d3(gated.cell_path_factor),
+        "w2_geo": d3(gated.geometric_mean_f),
+        "w2_pinned_cell": fmt.decimal(pinned.cell_path_factor, 6),
+        "w2_whole_low": d3(low.whole_factor), "w2_whole_one": d3(one.whole_factor),
+        "w2_rnn_factor": fmt.decimal(float(np.exp(rnn.measured_slope))),
+        "w2_above_share": fmt.share(rob.whole_above_f),
+        "w2_h_adds_share": fmt.share(rob.whole_above_cell[False]),
+        "w2_h_adds_share_pinned": fmt.share(rob.whole_above_cell[True]),
+        "w2_cell_below_share": fmt.share(rob.cell_below_f),
+        "w2_pinned_exact_share": fmt.share(rob.pinned_cell_is_f),
+        "w2_near_low_share": fmt.share(rob.near_f[w2.FORGETS[0]]),
+        "w2_near_one_share": fmt.share(rob.near_f[1.0]),
+        "w2_gap_median": d3(rob.gap_median[w2.FORGET]),
+        "w2_residual_gap": fmt.power_of_ten(ident.residual_gap, 1),
+        "w2_carry_gap": fmt.power_of_ten(ident.carry_gap, 1),
+        "w2_year_lstm": str(YEAR_LSTM), "w2_year_residual": str(YEAR_RESIDUAL),
+        "w2_years": fmt.integer(years), "w2_years_words": num2words(years, lang="ca"),
+    }
+    for f in w2.FORGETS:
+        key = "w2_f" + fmt.decimal(f, 2).replace(",", "")
+        n[key] = fmt.decimal(f, 2 if f < 1 else 0)
+        for pin, tag in ((False, "gated"), (True, "pinned")):
+            r = runs[(f, pin)]
+            n[f"{key}_{tag}_label"] = "fixa" if pin else "amb porta"
+            n[f"{key}_{tag}_cell"] = d3(r.cell_path_factor)
+            n[f"{key}_{tag}_whole"] = d3(r.whole_factor)
+            n[f"{key}_{tag}_geo"] = d3(r.geometric_mean_f)
+
+    claims = (
+        Claim("W2.1", "Les dues xarxes tenen la mateixa amplada, la mateixa llavor i veuen la "
+              "mateixa seqüència.", "exact",
+              "d = {w2_d}, llavor {w2_seed}, entrades idèntiques bit a bit",
+              holds=np.array_equal(gated.x, rnn.x) and gated.x.shape[1] == rnn.d),
+        Claim("W2.2", "La RNN multiplica el gradient per una matriu i una derivada a cada pas; el camí "
+              "de la cel·la de l'LSTM, per f_t i prou.", "method",
+              "camí de la cel·la amb f fixa: {w2_pinned_cell} per pas; ∂c_t/∂c_(t−1) − diag(f_t): "
+              "{w2_carry_gap}; RNN: {w2_rnn_factor} per pas",
+              holds=abs(pinned.cell_path_factor - w2.FORGET) < 1e-12 and ident.carry_gap < 1e-8),
+        Claim("W2.3", "El factor mesurat per pas surt una mica per sota de f, pel que entra per h_t.",
+              "qualitative",
+              "tot el gradient {w2_whole}, camí de la cel·la {w2_cell}, f = {w2_forget}",
+              holds=gated.whole_factor > w2.FORGET and gated.whole_factor > gated.cell_path_factor,
+              robustness="per sobre de f en {w2_above_share}; h_t hi suma en {w2_h_adds_share}"),
+        Claim("W2.4", "Amb f = 0,9 el factor s'hi acosta; amb f = 1 queda essencialment a 1.",
+              "qualitative",
+              "f = {w2_forget_low}: {w2_whole_low}; f = 1: {w2_whole_one} (tolerància {w2_tolerance})",
+              holds=abs(low.whole_factor - w2.FORGETS[0]) < w2.TOLERANCE
+              and abs(one.whole_factor - 1) < w2.TOLERANCE,
+              robustness="{w2_near_low_share} (f = {w2_forget_low}) i {w2_near_one_share} (f = 1)"),
+        Claim("W2.5", "La mateixa idea que una connexió residual, divuit anys abans: ∂y/∂x = I + ∂F/∂x, "
+              "i aquí la I és f ≈ 1.", "exact",
+              "{w2_year_lstm} → {w2_year_residual}: {w2_years} anys; J − I − ∂F/∂x: {w2_residual_gap}",
+              holds=years == 18 and ident.residual_gap < 1e-8),
+    )
+    corrections = (
+        Correction("W2.3", "El factor mesurat per pas surt una mica per sota de $f$",
+                   "El factor mesurat per pas surt una mica per sobre de $f$",
+                   "Tot el gradient fa {w2_whole} per pas amb f = {w2_forget}, per sobre de f en "
+                   "{w2_above_share} de les {w2_n_seeds} llavors: el que entra per h_t hi suma (en "
+                   "{w2_h_adds_share}), no en resta. Només el camí de la cel·la sol queda una mica per "
+                   "sota ({w2_cell}), perquè la porta oscil·la i compta la mitjana geomètrica de les f_t."),
+        Correction("W2.5", "Al fitxer 06, la comprovació de les connexions residuals mesurava que",
+                   "La comprovació de les connexions residuals de sota mesura que",
+                   "El fitxer 06 no forma part d'aquest llibre: la comprovació es fa aquí mateix "
+                   "(I + ∂F/∂x reproduït a {w2_residual_gap})."),
+    )
+    table = (["f", "porta", "camí de la cel·la", "mitjana geomètrica de f_t", "tot el gradient"],
+             [["{%s}" % k, "{%s_%s_label}" % (k, tag), "{%s_%s_cell}" % (k, tag),
+               "{%s_%s_geo}" % (k, tag), "{%s_%s_whole}" % (k, tag)]
+              for k in ("w2_f" + fmt.decimal(f, 2).replace(",", "") for f in w2.FORGETS)
+              for tag in ("gated", "pinned")])
+    return WidgetClaims("W2", "02-rnn-lstm", n, claims, corrections, paragraphs=(4, 5, 6),
+                        tables={"factors": table})
+
+
+# --- widget 3 ------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def widget3() -> WidgetClaims:
+    b = w3.bottleneck()
+    tiny = w3.pigeonhole()
+    used = [w3.pigeonhole(seed=s).distinct_codes for s in range(w1.N_SEEDS)]
+    exact = float(b.fraction)
+    n = {
+        "w3_d": fmt.integer(b.d), "w3_q": fmt.integer(b.q), "w3_V": fmt.integer(b.V),
+        "w3_L": fmt.integer(b.L), "w3_dq": fmt.integer(b.d * b.q),
+        "w3_codes": fmt.integer(b.codes), "w3_sentences": fmt.integer(b.sentences),
+        "w3_L_log2V": fmt.decimal(b.L * np.log2(b.V), 1),
+        "w3_missing": fmt.decimal(b.missing_bits, 1),
+        "w3_fraction": fmt.percent(exact, 6), "w3_fraction_2": fmt.percent(exact, 2),
+        "w3_fraction_ratio": f"1/{fmt.integer(b.fraction.denominator)}" if b.fraction.numerator == 1
+        else f"{fmt.integer(b.fraction.numerator)}/{fmt.integer(b.fraction.denominator)}",
+        "w3_tiny_d": fmt.integer(tiny.bound.d), "w3_tiny_q": fmt.integer(tiny.bound.q),
+        "w3_tiny_V": fmt.integer(tiny.bound.V), "w3_tiny_L": fmt.integer(tiny.bound.L),
+        "w3_tiny_sentences": fmt.integer(tiny.bound.sentences), "w3_tiny_codes": fmt.integer(tiny.bound.codes),
+        "w3_tiny_used": fmt.integer(tiny.distinct_codes), "w3_tiny_largest": fmt.integer(tiny.largest_share),
+        "w3_tiny_recovered": fmt.percent(float(tiny.reconstructible), 2),
+        "w3_tiny_bound": fmt.percent(float(tiny.bound.fraction), 0),
+        "w3_n_seeds": fmt.integer(len(used)),
+        "w3_used_median": fmt.integer(int(np.median(used))), "w3_used_max": fmt.integer(max(used)),
+    }
+    claims = (
+        Claim("W3.1", "Amb menys codis 2^(d·q) que frases V^L, dues frases comparteixen codi.", "exact",
+              "cas enumerat: {w3_tiny_sentences} frases, {w3_tiny_codes} codis possibles, "
+              "{w3_tiny_used} usats, fins a {w3_tiny_largest} frases per codi",
+              holds=tiny.bound.sentences > tiny.bound.codes and tiny.largest_share >= 2
+              and max(used) <= tiny.bound.codes,
+              robustness="codis usats ≤ {w3_tiny_codes} en les {w3_n_seeds} codificacions "
+                         "(màxim {w3_used_max})"),
+        Claim("W3.2", "Fracció màxima reconstruïble 2^(dq)/V^L = 2^(dq − L·log₂V), sigui quin sigui "
+              "l'encoder.", "exact",
+              "2^{w3_dq}/{w3_V}^{w3_L} = {w3_fraction_ratio} = 2^(−{w3_missing})",
+              holds=b.fraction == w3.Fraction(2 ** (b.d * b.q), b.V ** b.L)
+              == w3.Fraction(1, 2 ** int(b.missing_bits))),
+        Claim("W3.3", "Falten 8,0 bits i ni el millor codi no arriba al 0,39 %.", "exact",
+              "falten {w3_missing} bits; fracció {w3_fraction_ratio} = {w3_fraction}",
+              holds=n["w3_missing"] == "8,0" and exact == 2**-8),
+    )
+    corrections = (
+        Correction("W3.3", "ni el millor codi imaginable no arriba al 0,39 %",
+                   "ni el millor codi imaginable no passa del {w3_fraction}",
+                   "2⁻⁸ = {w3_fraction_ratio} = {w3_fraction} exactament, que és més que 0,39 %: "
+                   "el millor codi hi arriba i el passa per poc."),
+    )
+    return WidgetClaims("W3", "03-coll-ampolla", n, claims, corrections, paragraphs=(7, 8))
+
+
+# --- widget 4 ------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def widget4() -> WidgetClaims:
+    seed = 0
+    base, cold, warm = (w4.attend(temperature=t, seed=seed) for t in (w4.TEMPERATURE, w4.COLD, w4.WARM))
+    rob = w4.robustness()
+    spans = lambda a: " – ".join(fmt.decimal(x, 2) for x in (a.span.min(), a.span.max()))  # noqa: E731
+    n = {
+        "w4_n": fmt.integer(w4.N), "w4_d": fmt.integer(w4.D), "w4_slope": fmt.decimal(w4.SLOPE, 1),
+        "w4_seed": fmt.integer(seed), "w4_n_seeds": fmt.integer(rob.n_seeds),
+        "w4_tau": fmt.decimal(w4.TEMPERATURE, 0), "w4_tau_cold": fmt.decimal(w4.COLD),
+        "w4_tau_warm": fmt.decimal(w4.WARM, 0),
+        "w4_tau_min": fmt.power_of_ten(w4.TAU_MIN, 0), "w4_tau_max": fmt.power_of_ten(w4.TAU_MAX, 0),
+        "w4_min_weight": fmt.decimal(base.min_weight, 3),
+        "w4_max_ulp_value": fmt.power_of_ten(rob.max_ulp * 2.0**-53),
+        "w4_sums_exact_share": fmt.share(rob.sums_exactly_one),
+        "w4_sums_2ulp_share": fmt.share(rob.sums_within_2_ulp),
+        "w4_hull_excess": fmt.decimal(base.hull_excess, 1),
+        "w4_hull_share": fmt.share(rob.hull_exact_zero),
+        "w4_hull_cases": fmt.integer(rob.n_seeds * len(rob.temperatures)),
+        "w4_span": fmt.decimal(base.span.mean(), 2),
+        "w4_span_cold": fmt.decimal(cold.span.mean(), 3), "w4_span_warm": fmt.decimal(warm.span.mean(), 2),
+        "w4_span_cold_range": spans(cold), "w4_span_warm_range": spans(warm),
+        "w4_part_cold": fmt.decimal(cold.participation.mean(), 3),
+        "w4_part_warm": fmt.decimal(warm.participation.mean(), 2),
+        "w4_copy_gap_cold": fmt.decimal(cold.copy_gap, 4), "w4_mean_gap_cold": fmt.decimal(cold.mean_gap, 2),
+        "w4_mean_gap_warm": fmt.decimal(warm.mean_gap, 2), "w4_spacing": fmt.decimal(base.state_spacing, 2),
+    }
+    curve_t, curve_s = w4.span_curve()
+    claims = (
+        Claim("W4.1", "Cada fila de α suma exactament 1 i no té cap valor negatiu.", "exact",
+              "Σα − 1: com a molt {w4_max_ulp_value}; pes mínim {w4_min_weight}",
+              holds=rob.max_ulp <= 2 and min(a.min_weight for a in (base, cold, warm)) >= 0,
+              robustness="exactament 1,0 en {w4_sums_exact_share} de les files; a ≤ 2⁻⁵² en "
+                         "{w4_sums_2ulp_share}"),
+        Claim("W4.2", "El context c_t = Σ α_tj h_j no surt de l'envolupant convexa dels h_j.",
+              "qualitative", "excés per component: {w4_hull_excess}",
+              holds=base.hull_excess <= 0, robustness="{w4_hull_share} de {w4_hull_cases} casos"),
+        Claim("W4.3", "El context més allunyat se'n surt per 0,0, un zero exacte.", "exact",
+              "{w4_hull_excess}", holds=base.hull_excess == 0.0,
+              robustness="0,0 exacte en {w4_hull_share} de {w4_hull_cases} casos"),
+        Claim("W4.4", "τ = 0,05: l'abast efectiu cau a 1 i el context és una còpia d'un sol estat.",
+              "qualitative",
+              "abast {w4_span_cold}; context a {w4_copy_gap_cold} de l'estat més proper "
+              "(els estats són a {w4_spacing} de mitjana)",
+              holds=round(cold.span.mean()) == 1 and cold.copy_gap < 0.01 * base.state_spacing),
+        Claim("W4.5", "τ = 4: l'abast tendeix a 7 i el context, a la mitjana de la frase.", "qualitative",
+              "abast {w4_span_warm} ({w4_span_warm_range}); context a {w4_mean_gap_warm} de la mitjana",
+              holds=round(warm.span.mean()) == w4.N and bool(np.all(np.diff(curve_s) >= -1e-12))
+              and warm.mean_gap < 0.1 * base.state_spacing),
+    )
+    corrections = (
+        Correction("W4.1", "cada fila de $\\alpha$ suma exactament 1 i no té",
+                   "cada fila de $\\alpha$ suma 1 —en coma flotant, exactament o amb un error de com "
+                   "a molt {w4_max_ulp_value}— i no té",
+                   "En float64 la divisió de la softmax arrodoneix: {w4_sums_exact_share} de les files "
+                   "sumen 1,0 exactament i cap no se n'allunya més de {w4_max_ulp_value} (2⁻⁵²)."),
+    )
+    readout = (["τ", "abast efectiu (mitjana)", "1/Σα² (mitjana)", "distància a l'estat més proper",
+                "distància a la mitjana"],
+               [["{w4_tau_cold}", "{w4_span_cold}", "{w4_part_cold}", "{w4_copy_gap_cold}", "{w4_mean_gap_cold}"],
+                ["{w4_tau_warm}", "{w4_span_warm}", "{w4_part_warm}", "{w4_copy_gap_warm}", "{w4_mean_gap_warm}"]])
+    n["w4_copy_gap_warm"] = fmt.decimal(warm.copy_gap, 2)
+    return WidgetClaims("W4", "04-atencio", n, claims, corrections, paragraphs=(9, 10),
+                        tables={"readout": readout})
+
+
+WIDGETS = (widget1, widget2, widget3, widget4)
 
 
 def registry() -> tuple[WidgetClaims, ...]:

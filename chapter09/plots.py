@@ -125,3 +125,95 @@ def _figure(ax):
         return ax.figure, ax
     fig, ax = plt.subplots()
     return fig, ax
+
+
+# --- widget 2 --------------------------------------------------------------------------
+
+def plot_gradient_paths(rnn_readout, lstm_readout) -> Figure:
+    """ln-norm of the gradient against steps back: the RNN, the LSTM's cell path and the whole."""
+    fig, ax = _figure(None)
+    k = lstm_readout.steps_back
+    f = lstm_readout.forget
+    ax.semilogy(rnn_readout.steps_back, np.exp(rnn_readout.log_grad_norms), "-", color=GREY,
+                label="RNN, $\\partial L/\\partial \\mathbf{h}$")
+    ax.semilogy(k, np.exp(lstm_readout.log_whole), "-", color=BLUE,
+                label="LSTM, tot el gradient $\\partial L/\\partial \\mathbf{c}$")
+    ax.semilogy(k, np.exp(lstm_readout.log_cell), "--", color=GREEN, label="LSTM, només el camí de la cel·la")
+    ax.semilogy(k, np.exp(lstm_readout.log_cell[0]) * f**k, ":", color=ORANGE,
+                label=f"$f^k$ amb f = {fmt.decimal(f)}")
+    ax.set_xlabel("passos enrere $k$")
+    ax.set_ylabel("norma del gradient")
+    _power_ticks(ax)
+    catalan_ticks(ax, "x")
+    ax.legend(fontsize=8, loc="lower left")
+    return fig
+
+
+# --- widget 3 --------------------------------------------------------------------------
+
+def plot_reconstructible(points, default_length: int) -> Figure:
+    """Largest reconstructible fraction against the sentence length L (log scale)."""
+    fig, ax = _figure(None)
+    L = np.array([p[0] for p in points])
+    frac = np.array([float(p[1]) for p in points])
+    ax.semilogy(L, frac, "o-", color=BLUE, ms=4)
+    i = int(np.nonzero(L == default_length)[0][0])
+    ax.semilogy([L[i]], [frac[i]], "o", ms=9, mfc="none", color=ORANGE,
+                label=f"L = {fmt.integer(int(L[i]))}: {fmt.percent(frac[i], 6)}")
+    ax.set_xlabel("longitud de la frase $L$ (paraules)")
+    ax.set_ylabel("fracció reconstruïble màxima")
+    _power_ticks(ax)
+    catalan_ticks(ax, "x")
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    ax.legend(fontsize=8)
+    return fig
+
+
+def plot_code_sharing(pigeonhole) -> Figure:
+    """How many codes hold 1, 2, 3, … sentences in the enumerated tiny case."""
+    fig, ax = _figure(None)
+    share, count = zip(*pigeonhole.sentences_per_code)
+    ax.bar([str(s) for s in share], count, color=BLUE)
+    ax.set_xlabel("frases que comparteixen un mateix codi")
+    ax.set_ylabel("nombre de codis")
+    catalan_ticks(ax, "y")
+    return fig
+
+
+# --- widget 4 --------------------------------------------------------------------------
+
+def plot_attention(readouts: list, titles: list[str]) -> Figure:
+    """Heat maps of α (rows: decoder steps t, columns: source words j), one per temperature."""
+    fig, axes = plt.subplots(1, len(readouts), figsize=(3.0 * len(readouts), 3.0))
+    for a, title, ax in zip(readouts, titles, np.atleast_1d(axes)):
+        im = ax.imshow(a.alpha, vmin=0, vmax=1, cmap="Blues")
+        ticks = np.arange(a.n)
+        ax.set_xticks(ticks, [str(j + 1) for j in ticks])
+        ax.set_yticks(ticks, [str(t + 1) for t in ticks])
+        ax.set_xlabel("paraula d'entrada $j$")
+        ax.set_title(title, fontsize=9)
+        ax.grid(False)
+    np.atleast_1d(axes)[0].set_ylabel("pas de sortida $t$")
+    cbar = fig.colorbar(im, ax=list(np.atleast_1d(axes)), shrink=0.8)
+    cbar.ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _p: fmt.decimal(y, 1)))
+    cbar.set_label("$\\alpha_{tj}$")
+    return fig
+
+
+def plot_span(temperatures, spans, n: int, marks: dict) -> Figure:
+    """Mean effective span against the temperature (log scale), with the text's temperatures."""
+    fig, ax = _figure(None)
+    ax.semilogx(temperatures, spans, "-", color=BLUE)
+    for level in (1, n):
+        ax.axhline(level, color=GREY, lw=0.8, ls=":")
+    for tau, span in marks.items():
+        ax.semilogx([tau], [span], "o", color=ORANGE)
+        ax.annotate(f"τ = {fmt.decimal(tau, 2 if tau < 1 else 0)}: {fmt.decimal(span, 3)}",
+                    (tau, span), textcoords="offset points", fontsize=8,
+                    xytext=(8, 6) if span < n / 2 else (8, -14))
+    ax.set_xlabel("temperatura τ")
+    ax.set_ylabel("abast efectiu mitjà")
+    ax.xaxis.set_major_formatter(FuncFormatter(
+        lambda x, _p: "1" if x == 1 else "10" + fmt.power_of_ten(x, 0).split("·10")[-1]))
+    catalan_ticks(ax, "y")
+    return fig

@@ -1,0 +1,167 @@
+"""Widget 4 — attention weights: a softmax per row, a context inside the hull.
+
+A source sentence of ``n`` words gives encoder states ``h_1 … h_n`` (random
+vectors of ``d`` components).  Each decoder step ``t`` scores the source words
+with a monotonic alignment, ``e_tj = −slope·|t − j|`` (word t of the output
+looks at word t of the input, and less at its neighbours), and turns the
+scores into weights with a softmax at temperature ``τ``::
+
+    α_tj = exp(e_tj/τ) / Σ_k exp(e_tk/τ),        c_t = Σ_j α_tj h_j.
+
+The softmax is computed as ``exp(e/τ − logsumexp(e/τ))`` so that no τ from 10⁻³
+to 10³ overflows or gives NaN.  The *effective span* of a row is
+``exp(H(α_t))``, the exponential of its entropy: the number of states a uniform
+row with the same entropy would spread over (1 for a one-hot row, n for a
+uniform one).
+
+>>> from chapter09.fmt import decimal
+>>> a = attend(temperature=0.05)
+>>> decimal(a.span.mean(), 3), a.hull_excess
+('1,005', 0.0)
+>>> decimal(attend(temperature=4.0).span.mean(), 2)
+'6,91'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from . import _check
+
+N, D = 7, 8               # "tends to 7": seven source words
+SLOPE = 0.4               # alignment score lost per word of distance
+TEMPERATURE = 1.0
+COLD, WARM = 0.05, 4.0    # the two temperatures the text names
+TAU_MIN, TAU_MAX = 1e-3, 1e3
+
+
+def alignment_scores(n: int = N, slope: float = SLOPE) -> np.ndarray:
+    """``e_tj = −slope·|t − j|`` for ``t, j = 1 … n``."""
+    t = np.arange(n)
+    return -slope * np.abs(t[:, None] - t[None, :]).astype(np.float64)
+
+
+def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
+    """Row-wise softmax of ``scores/τ`` through log-sum-exp (never overflows)."""
+    z = scores / temperature
+    z = z - z.max(axis=-1, keepdims=True)           # the largest term is exp(0) = 1
+    log_norm = np.log(np.exp(z).sum(axis=-1, keepdims=True))
+    return np.exp(z - log_norm)
+
+
+def effective_span(alpha: np.ndarray) -> np.ndarray:
+    """``exp(−Σ_j α_j ln α_j)`` per row (``0·ln 0 = 0``)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(alpha > 0, alpha * np.log(alpha), 0.0)
+    return np.exp(-terms.sum(axis=-1))
+
+
+def participation(alpha: np.ndarray) -> np.ndarray:
+    """``1 / Σ_j α_j²`` per row: the other usual effective number, shown beside the span."""
+    return 1.0 / (alpha**2).sum(axis=-1)
+
+
+def hull_excess(context: np.ndarray, states: np.ndarray) -> float:
+    """How far any context component lies outside [min_j h_j, max_j h_j] of that component."""
+    lo, hi = states.min(axis=0), states.max(axis=0)
+    return float(np.maximum(np.maximum(context - hi, lo - context), 0.0).max())
+
+
+def ulp_error(row_sums: np.ndarray) -> np.ndarray:
+    """``|Σα − 1|`` in units of the spacing of floats just below 1 (2⁻⁵³)."""
+    return np.abs(row_sums - 1.0) / 2.0**-53
+
+
+@dataclass(frozen=True)
+class Attention:
+    n: int
+    d: int
+    temperature: float
+    seed: int
+    states: np.ndarray      # (n, d) encoder states h_j
+    scores: np.ndarray      # (n, n)
+    alpha: np.ndarray       # (n, n), rows sum to 1
+    context: np.ndarray     # (n, d), c_t = Σ_j α_tj h_j
+    row_sums: np.ndarray
+    min_weight: float
+    hull_excess: float
+    span: np.ndarray        # effective span of each row
+    participation: np.ndarray
+
+    @property
+    def copy_gap(self) -> float:
+        """Largest distance from a context to the nearest encoder state (0: a copy)."""
+        dist = np.linalg.norm(self.context[:, None, :] - self.states[None, :, :], axis=-1)
+        return float(dist.min(axis=1).max())
+
+    @property
+    def state_spacing(self) -> float:
+        """Mean distance between two different encoder states: the scale of the two gaps."""
+        dist = np.linalg.norm(self.states[:, None, :] - self.states[None, :, :], axis=-1)
+        return float(dist.sum() / (self.n * (self.n - 1)))
+
+    @property
+    def mean_gap(self) -> float:
+        """Largest distance from a context to the mean of all encoder states."""
+        return float(np.linalg.norm(self.context - self.states.mean(axis=0), axis=-1).max())
+
+
+def attend(temperature: float = TEMPERATURE, n: int = N, d: int = D, seed: int = 0,
+           slope: float = SLOPE) -> Attention:
+    temperature = _check.real("temperature", temperature, TAU_MIN, TAU_MAX)
+    n = _check.integer("n", n, 1, 512)
+    d = _check.integer("d", d, 1, 512)
+    seed = _check.integer("seed", seed, 0, 2**63 - 1)
+    slope = _check.real("slope", slope, 0.0, 100.0, lo_open=True)
+    states = np.random.default_rng(seed).standard_normal((n, d))
+    scores = alignment_scores(n, slope)
+    alpha = softmax(scores, temperature)
+    context = alpha @ states
+    return Attention(
+        n=n, d=d, temperature=temperature, seed=seed, states=_frozen(states), scores=_frozen(scores),
+        alpha=_frozen(alpha), context=_frozen(context), row_sums=_frozen(alpha.sum(axis=1)),
+        min_weight=float(alpha.min()), hull_excess=hull_excess(context, states),
+        span=_frozen(effective_span(alpha)), participation=_frozen(participation(alpha)),
+    )
+
+
+def _frozen(a):
+    a = np.array(a, dtype=np.float64)
+    a.setflags(write=False)
+    return a
+
+
+def span_curve(temperatures=np.logspace(-3, 3, 121), n: int = N) -> tuple[np.ndarray, np.ndarray]:
+    """Mean effective span against τ (the states do not enter: the span needs only α)."""
+    spans = [effective_span(softmax(alignment_scores(n), float(t))).mean() for t in temperatures]
+    return np.asarray(temperatures), np.array(spans)
+
+
+# --- how often the statements hold over draws of the states --------------------------------
+
+@dataclass(frozen=True)
+class Robustness:
+    n_seeds: int
+    hull_exact_zero: float      # share of (seed, τ) with an excess of exactly 0.0
+    sums_within_2_ulp: float    # share of rows with |Σα − 1| ≤ 2⁻⁵²
+    sums_exactly_one: float     # share of rows with Σα == 1.0 bitwise
+    max_ulp: float              # largest |Σα − 1| in ulps (2⁻⁵³)
+    temperatures: tuple
+
+
+@lru_cache(maxsize=None)
+def robustness(n_seeds: int = 200, temperatures=(TAU_MIN, COLD, TEMPERATURE, WARM, TAU_MAX)) -> Robustness:
+    n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
+    runs = [attend(temperature=t, seed=s) for s in range(n_seeds) for t in temperatures]
+    ulps = np.concatenate([ulp_error(a.row_sums) for a in runs])
+    return Robustness(
+        n_seeds=n_seeds,
+        hull_exact_zero=float(np.mean([a.hull_excess == 0.0 for a in runs])),
+        sums_within_2_ulp=float(np.mean(ulps <= 2)),
+        sums_exactly_one=float(np.mean(ulps == 0)),
+        max_ulp=float(ulps.max()),
+        temperatures=tuple(temperatures),
+    )

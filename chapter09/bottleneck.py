@@ -1,0 +1,120 @@
+"""Widget 3 — the seq2seq bottleneck, by the pigeonhole principle.
+
+An encoder that hands the decoder one vector of ``d`` components, each stored
+with ``q`` bits, can hand over at most ``2^(d·q)`` different codes.  There are
+``V^L`` sentences of ``L`` words from a vocabulary of ``V``.  When there are
+fewer codes than sentences, some sentences share a code, and no decoder can
+tell them apart: at most ``2^(d·q)`` sentences come back, a fraction
+``2^(d·q) / V^L = 2^(d·q − L·log₂V)`` of them, whatever the encoder is.
+
+Everything here is exact: integers and ``fractions.Fraction`` (``V^L`` is never
+a float, so it never overflows).
+
+>>> b = bottleneck()
+>>> b.codes, b.sentences, b.missing_bits, b.fraction
+(4294967296, 1099511627776, 8.0, Fraction(1, 256))
+>>> from chapter09.fmt import percent
+>>> percent(float(b.fraction), 6)
+'0,390625\\xa0%'
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from . import _check
+
+D, Q, V, L = 4, 8, 1024, 4
+
+
+@dataclass(frozen=True)
+class Bottleneck:
+    d: int
+    q: int
+    V: int
+    L: int
+    codes: int          # 2^(d·q)
+    sentences: int      # V^L
+    missing_bits: float  # L·log₂V − d·q (≤ 0: nothing is missing)
+    fraction: Fraction  # largest reconstructible fraction, min(1, codes / sentences)
+
+    @property
+    def fits(self) -> bool:
+        return self.codes >= self.sentences
+
+
+def _params(d, q, V, L):
+    return (_check.integer("d", d, 1, 4096), _check.integer("q", q, 1, 64),
+            _check.integer("V", V, 2, 10**7), _check.integer("L", L, 1, 4096))
+
+
+def missing_bits(d: int, q: int, V: int, L: int) -> float:
+    """``L·log₂V − d·q``: exact whenever V is a power of two (log₂ is then an integer)."""
+    d, q, V, L = _params(d, q, V, L)
+    log2V = V.bit_length() - 1 if V & (V - 1) == 0 else math.log2(V)
+    return float(L * log2V - d * q)
+
+
+def bottleneck(d: int = D, q: int = Q, V: int = V, L: int = L) -> Bottleneck:
+    d, q, V, L = _params(d, q, V, L)
+    codes, sentences = 2 ** (d * q), V**L
+    return Bottleneck(d, q, V, L, codes, sentences, missing_bits(d, q, V, L),
+                      min(Fraction(1), Fraction(codes, sentences)))
+
+
+# --- the pigeonhole at work, on a case small enough to enumerate -------------------
+
+@dataclass(frozen=True)
+class Pigeonhole:
+    """Every sentence of a tiny case, encoded and quantised: how many share each code."""
+
+    bound: Bottleneck
+    distinct_codes: int            # codes the encoder actually used
+    largest_share: int             # most sentences behind one code
+    reconstructible: Fraction      # distinct codes / sentences: what the best decoder recovers
+    sentences_per_code: tuple      # (number of sentences behind a code, how many codes) pairs
+
+
+def encode(sentences: np.ndarray, embedding: np.ndarray, q: int) -> np.ndarray:
+    """A toy encoder: a position-weighted sum of word vectors, squashed by tanh, then
+    each component quantised to ``q`` bits (``2^q`` levels over [-1, 1])."""
+    L = sentences.shape[1]
+    weights = 1.0 / np.arange(1, L + 1)                   # earlier words weigh more
+    h = np.tanh(np.einsum("l,nld->nd", weights, embedding[sentences]))
+    levels = 2**q
+    return np.clip(np.floor((h + 1) / 2 * levels), 0, levels - 1).astype(np.int64)
+
+
+def pigeonhole(d: int = 2, q: int = 3, V: int = 4, L: int = 4, seed: int = 0) -> Pigeonhole:
+    """Enumerate all ``V^L`` sentences, encode each to ``d·q`` bits and count collisions.
+
+    >>> p = pigeonhole()
+    >>> p.bound.sentences, p.bound.codes, p.distinct_codes <= p.bound.codes
+    (256, 64, True)
+    """
+    d, q, V, L = _params(d, q, V, L)
+    if V**L > 10**6:
+        raise ValueError(f"V^L must be at most 1.000.000 to enumerate, got {V**L}")
+    seed = _check.integer("seed", seed, 0, 2**63 - 1)
+    embedding = np.random.default_rng(seed).standard_normal((V, d))
+    sentences = np.array(np.unravel_index(np.arange(V**L), (V,) * L)).T
+    codes = encode(sentences, embedding, q)
+    counts = Counter(map(tuple, codes))
+    histogram = Counter(counts.values())
+    return Pigeonhole(
+        bound=bottleneck(d, q, V, L),
+        distinct_codes=len(counts),
+        largest_share=max(counts.values()),
+        reconstructible=Fraction(len(counts), V**L),
+        sentences_per_code=tuple(sorted(histogram.items())),
+    )
+
+
+def fraction_by_length(d: int = D, q: int = Q, V: int = V, lengths=range(1, 13)):
+    """The largest reconstructible fraction for each sentence length (the widget's plot)."""
+    return [(L, bottleneck(d, q, V, L).fraction) for L in lengths]
