@@ -1,0 +1,63 @@
+"""Widget 3: exact arithmetic of the bottleneck, and the pigeonhole counted."""
+
+import math
+from fractions import Fraction
+
+import pytest
+
+from chapter09 import bottleneck as w3
+
+
+def test_text_defaults_to_the_digit():
+    b = w3.bottleneck()
+    assert (b.d, b.q, b.V, b.L) == (4, 8, 1024, 4)
+    assert b.missing_bits == 8.0
+    assert b.fraction == Fraction(1, 256) and float(b.fraction) * 100 == 0.390625
+    assert float(b.fraction) > 0.0039  # so "no arriba al 0,39 %" cannot hold
+
+
+@pytest.mark.parametrize("d", [1, 3, 8])
+@pytest.mark.parametrize("q", [1, 4])
+@pytest.mark.parametrize("V", [2, 3, 10, 1024])
+@pytest.mark.parametrize("L", [1, 2, 5, 9])
+def test_fraction_is_exact_and_agrees_with_the_bits(d, q, V, L):
+    b = w3.bottleneck(d, q, V, L)
+    assert b.fraction == min(Fraction(1), Fraction(2 ** (d * q), V**L))
+    assert b.missing_bits == pytest.approx(L * math.log2(V) - d * q, abs=1e-9)
+    if b.missing_bits > 0:
+        assert float(b.fraction) == pytest.approx(2.0 ** -b.missing_bits, rel=1e-12)
+    else:
+        assert b.fraction == 1 and b.fits
+
+
+def test_huge_settings_never_overflow():
+    b = w3.bottleneck(d=4, q=8, V=50_000, L=4000)
+    assert b.sentences == 50_000**4000 and 0 < b.fraction < Fraction(1, 10**1000)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_pigeonhole_never_beats_the_bound(seed):
+    p = w3.pigeonhole(seed=seed)
+    assert p.distinct_codes <= p.bound.codes
+    assert p.reconstructible <= p.bound.fraction
+    assert sum(s * c for s, c in p.sentences_per_code) == p.bound.sentences
+    assert p.largest_share >= -(-p.bound.sentences // p.bound.codes)  # ⌈sentences / codes⌉
+
+
+def test_a_roomy_code_can_hold_every_sentence():
+    p = w3.pigeonhole(d=6, q=8, V=3, L=3)
+    assert p.bound.fits and p.bound.fraction == 1
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"d": 0}, "d"), ({"q": 0}, "q"), ({"V": 1}, "V"), ({"L": 0}, "L"), ({"L": 2.0}, "L"),
+    ({"V": True}, "V"), ({"q": float("nan")}, "q"),
+])
+def test_bad_parameters_raise_value_error_naming_them(kwargs, name):
+    with pytest.raises(ValueError, match=rf"^{name} must be"):
+        w3.bottleneck(**kwargs)
+
+
+def test_enumeration_refuses_what_it_cannot_enumerate():
+    with pytest.raises(ValueError, match="V\\^L must be at most"):
+        w3.pigeonhole(V=1000, L=3)
