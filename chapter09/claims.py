@@ -32,6 +32,8 @@ from num2words import num2words
 
 from . import attention as w4
 from . import bottleneck as w3
+from . import cost as w5
+from . import gates as w7
 from . import fmt
 from . import lstm_gradient as w2
 from . import rnn_gradient as w1
@@ -75,6 +77,10 @@ class WidgetClaims:
         """A readout table of the page, its cells filled with the computed numbers."""
         header, rows = self.tables[name]
         return list(header), [[self.render(cell) for cell in row] for row in rows]
+
+    def as_source(self, template: str) -> str:
+        """A template as the MyST page writes it: placeholders stay ``{key}``, ``{{`` becomes ``{``."""
+        return template.format(**{k: "{" + k + "}" for k in self.numbers})
 
     def templates(self) -> str:
         """Every template of the registry and the tables, joined (to find the keys they use)."""
@@ -212,6 +218,166 @@ def widget1() -> WidgetClaims:
 
 def _verdict(r: w1.RNNGradient) -> str:
     return "explota" if r.explodes else "s'esvaeix"
+
+
+# --- widgets 5 and 6 (one page: cost, then memory) -----------------------------------------
+
+SHARE_WORDS = {2: "la meitat", 3: "una tercera part", 4: "una quarta part", 5: "una cinquena part"}
+L_LONG = 131_072      # "Puja L a 131.072"
+
+
+@lru_cache(maxsize=None)
+def widget5() -> WidgetClaims:
+    L, d = w5.L, w5.D
+    ratio = w5.ratio(L, d)
+    sw = w5.sweep(d)
+    roots = w5.total_crossings(d)
+    if ratio.denominator != 1 or int(ratio) not in SHARE_WORDS:
+        raise ValueError(f"the prose needs a whole ratio from 2 to 5, got {ratio}")
+    state = w5.recurrent_state_bytes(d)
+    n = {
+        "w5_L": fmt.integer(L), "w5_d": fmt.integer(d),
+        "w5_proj": fmt.power_of_ten(w5.projection_flops(L, d)),
+        "w5_att": fmt.power_of_ten(w5.attention_flops(L, d)),
+        "w5_transformer": fmt.power_of_ten(w5.transformer_flops(L, d)),
+        "w5_rnn": fmt.power_of_ten(w5.rnn_flops(L, d)),
+        "w5_proj_long": fmt.power_of_ten(w5.projection_flops(L_LONG, d)),
+        "w5_att_long": fmt.power_of_ten(w5.attention_flops(L_LONG, d)),
+        "w5_transformer_long": fmt.power_of_ten(w5.transformer_flops(L_LONG, d)),
+        "w5_rnn_long": fmt.power_of_ten(w5.rnn_flops(L_LONG, d)),
+        "w5_ratio": fmt.decimal(float(ratio)), "w5_ratio_long": fmt.decimal(float(w5.ratio(L_LONG, d))),
+        "w5_ratio_words": num2words(int(ratio), lang="ca"), "w5_share_words": SHARE_WORDS[int(ratio)],
+        "w5_ratio_at_d": fmt.decimal(float(w5.ratio(d, d))),
+        "w5_crossing": fmt.integer(w5.component_crossing(d)),
+        "w5_crossing_sweep": fmt.decimal(sw.crossing, 1),
+        "w5_crossing_gap": fmt.power_of_ten(abs(sw.crossing - 2 * d) / (2 * d), 1)
+        if sw.crossing != 2 * d else "0",
+        "w5_grid_points": fmt.integer(len(sw.lengths)),
+        "w5_root_neg": fmt.integer(roots[0]), "w5_root_zero": fmt.integer(roots[1]),
+        "w5_ffn_crossing": fmt.integer(6 * d),
+        "w6_layers": fmt.integer(w5.LAYERS), "w6_bytes": fmt.integer(w5.BYTES),
+        "w6_state": fmt.si_bytes(state), "w6_state_exact": fmt.integer(state),
+        "w6_kv": fmt.si_bytes(w5.kv_cache_bytes(L, d)), "w6_kv_exact": fmt.integer(w5.kv_cache_bytes(L, d)),
+        "w6_L_long": fmt.integer(L_LONG),
+        "w6_kv_long": fmt.si_bytes(w5.kv_cache_bytes(L_LONG, d), 2),
+        "w6_kv_long_gib": fmt.decimal(w5.kv_cache_bytes(L_LONG, d) / 2**30, 0) + fmt.NBSP + "GiB",
+        "w6_kv_long_exact": fmt.integer(w5.kv_cache_bytes(L_LONG, d)),
+        "w6_kv_over_state": fmt.integer(w5.kv_cache_bytes(L_LONG, d) // state),
+        "w6_fp16_layers": fmt.integer(2 * w5.LAYERS),
+    }
+    claims = (
+        Claim("W5.1", "Capa del Transformer: quatre projeccions 8Ld², atenció 4L²d.", "exact",
+              "L = {w5_L}, d = {w5_d}: {w5_proj} i {w5_att} FLOP",
+              holds=w5.projection_flops(L, d) == 4 * 2 * L * d * d and w5.attention_flops(L, d) == 2 * 2 * L * L * d),
+        Claim("W5.2", "Es creuen a L = 2d; el widget ho troba també a l'escombrat.", "exact",
+              "àlgebra: L = {w5_crossing}; escombrat: {w5_crossing_sweep}",
+              holds=w5.component_crossing(d) == 2 * d and abs(sw.crossing - 2 * d) < 1e-6 * d),
+        Claim("W5.3", "Cost total 4Ld² = 8Ld² + 4L²d: surt L = −d, no hi ha creuament.", "exact",
+              "arrels L = {w5_root_neg} i L = {w5_root_zero}", holds=roots == (-d, 0)),
+        Claim("W5.4", "L = 2.048, d = 1.024: el Transformer costa 4,00 vegades la RNN.", "exact",
+              "{w5_ratio} (exactament 2 + L/d)", holds=ratio == 4 and n["w5_ratio"] == "4,00"),
+        Claim("W5.5", "El bescanvi és de paral·lelisme: «tres vegades més feina … una tercera part».",
+              "qualitative", "la ràtio és {w5_ratio}; 3 només quan L = d ({w5_ratio_at_d})",
+              holds=int(ratio) == 4),
+        Claim("W6.1", "La RNN manté 131,1 kB passi el que passi.", "exact",
+              "{w6_state} = {w6_state_exact} B ({w6_layers} capes, h i c, fp32)",
+              holds=n["w6_state"] == "131,1" + fmt.NBSP + "kB"),
+        Claim("W6.2", "El Transformer arriba a 268,4 MB amb aquest context (KV-cache).", "exact",
+              "{w6_kv} = {w6_kv_exact} B a L = {w5_L}", holds=n["w6_kv"] == "268,4" + fmt.NBSP + "MB"),
+        Claim("W6.3", "Puja L a 131.072 i mira aquella xifra.", "exact",
+              "{w6_kv_long} ({w6_kv_long_gib}), {w6_kv_over_state} vegades l'estat de la RNN",
+              holds=w5.kv_cache_bytes(L_LONG, d) == 2**34),
+    )
+    corrections = (
+        Correction("W5.3", "surt $L = -d$, que no existeix.",
+                   "surt $L = -d$, que no existeix (l'altra arrel és $L = 0$, cap token).",
+                   "L'equació és 4d·L² + 4d²·L = 0: té dues arrels, L = {w5_root_neg} i L = {w5_root_zero}."),
+        Correction("W5.5", "fer tres vegades més feina en paral·lel guanya de llarg a fer-ne una tercera part",
+                   "fer {w5_ratio_words} vegades més feina en paral·lel guanya de llarg a fer-ne {w5_share_words}",
+                   "La ràtio calculada dues frases abans és {w5_ratio}; una ràtio de 3 només es dona a L = d "
+                   "({w5_ratio_at_d})."),
+        Correction("W6.1", "manté 131,1kB passi", "manté {w6_state} passi",
+                   "Forma: el número i la unitat van separats per un espai (SI i CLDR); el valor es "
+                   "reprodueix exactament, {w6_state_exact} B."),
+        Correction("W6.2", "arriba a 268,4MB amb", "arriba a {w6_kv} amb",
+                   "Forma, com a W6.1; el valor es reprodueix exactament, {w6_kv_exact} B."),
+    )
+    readout = (["", "L = {w5_L}", "L = {w6_L_long}"],
+               [["projeccions, 8Ld² (FLOP)", "{w5_proj}", "{w5_proj_long}"],
+                ["atenció, 4L²d (FLOP)", "{w5_att}", "{w5_att_long}"],
+                ["Transformer (FLOP)", "{w5_transformer}", "{w5_transformer_long}"],
+                ["RNN, 4Ld² (FLOP)", "{w5_rnn}", "{w5_rnn_long}"],
+                ["Transformer / RNN", "{w5_ratio}", "{w5_ratio_long}"],
+                ["memòria en inferència: RNN", "{w6_state}", "{w6_state}"],
+                ["memòria en inferència: KV-cache", "{w6_kv}", "{w6_kv_long}"]])
+    readout = ([h.format(**n) for h in readout[0]], readout[1])
+    return WidgetClaims("W5", "05-cost-i-memoria", n, claims, corrections, paragraphs=(11, 12, 13),
+                        tables={"readout": readout})
+
+
+# --- widget 7 ------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def widget7() -> WidgetClaims:
+    seed = 0
+    g = w7.gates(seed=seed)
+    rob = w7.robustness()
+    gaps = dict(rob.swiglu_gaps)
+    n = {
+        "w7_seed": fmt.integer(seed), "w7_n_seeds": fmt.integer(rob.n_seeds),
+        "w7_channels": fmt.integer(g.channels), "w7_top_k": fmt.integer(g.top_k),
+        "w7_lstm_gap": fmt.decimal(g.lstm_gap, 1), "w7_moe_gap": fmt.decimal(g.moe_gap, 1),
+        "w7_swiglu_gap": fmt.power_of_ten(g.swiglu_gap),
+        "w7_unit_roundoff": fmt.power_of_ten(2.0**-53),
+        "w7_bitwise_share": fmt.share(rob.bitwise),
+        "w7_gap_53_share": fmt.share(gaps.get(2.0**-53, 0.0)),
+        "w7_gap_52_share": fmt.share(gaps.get(2.0**-52, 0.0)),
+        "w7_gap_smaller_share": fmt.share(sum(v for k, v in gaps.items() if k < 2.0**-53)),
+        "w7_gap_larger_share": fmt.share(sum(v for k, v in gaps.items() if k > 2.0**-52)),
+        "w7_gap_max": fmt.power_of_ten(max(gaps)),
+        "w7_switched_off": fmt.percent(g.switched_off, 0), "w7_switched_off_exact": fmt.percent(g.switched_off, 1),
+        "w7_topk_gap": fmt.decimal(g.topk_gap, 3),
+        "w7_topk_median": fmt.decimal(rob.topk_gap_median, 2),
+        "w7_topk_min": fmt.decimal(rob.topk_gap_range[0], 2), "w7_topk_max": fmt.decimal(rob.topk_gap_range[1], 2),
+        "w7_swish_min": fmt.decimal(rob.swish_range[0], 2), "w7_swish_max": fmt.decimal(rob.swish_range[1], 2),
+        "w7_sigmoid_min": fmt.decimal(rob.sigmoid_range[0], 2),
+        "w7_sigmoid_max": fmt.decimal(rob.sigmoid_range[1], 2),
+    }
+    claims = (
+        Claim("W7.1", "LSTM, MoE i SwiGLU tenen la mateixa forma σ(a)⊙b.", "method",
+              "amb els paràmetres igualats, les tres arriben a σ(a)⊙b",
+              holds=g.lstm_bitwise and g.moe_bitwise and g.swiglu_gap < 1e-15),
+        Claim("W7.2", "L'LSTM i el MoE donen zero exacte: els mateixos bits.", "exact",
+              "{w7_lstm_gap} i {w7_moe_gap}", holds=g.lstm_gap == 0.0 and g.moe_gap == 0.0,
+              robustness="bit a bit en {w7_bitwise_share}"),
+        Claim("W7.3", "SwiGLU se'n separa per 1,11·10⁻¹⁶, l'arrodoniment de fp64.", "draw",
+              "{w7_swiglu_gap}",
+              holds=0 < g.swiglu_gap <= 2.0**-51,   # a few units of fp64 rounding
+              robustness="2⁻⁵³ en {w7_gap_53_share}, 2⁻⁵² en {w7_gap_52_share}, menys en "
+                         "{w7_gap_smaller_share}, més en {w7_gap_larger_share} (com a molt {w7_gap_max})"),
+        Claim("W7.4", "Top-k 2 de 16: el router apaga el 88 % dels canals i la diferència salta a 0,804.",
+              "draw", "{w7_switched_off_exact} → {w7_switched_off}; diferència {w7_topk_gap}",
+              holds=n["w7_switched_off"] == "88" + fmt.NBSP + "%" and g.topk_gap > 0.1,
+              robustness="mediana {w7_topk_median}, de {w7_topk_min} a {w7_topk_max}"),
+        Claim("W7.5", "SwiGLU lliga l'argument de la sigmoide amb el senyal (la mateixa x); l'LSTM els té "
+              "independents.", "qualitative",
+              "Swish(a) de {w7_swish_min} a {w7_swish_max}; σ(a) de {w7_sigmoid_min} a {w7_sigmoid_max}",
+              holds=rob.swish_range[0] < 0 and rob.swish_range[1] > 1
+              and 0 < rob.sigmoid_range[0] and rob.sigmoid_range[1] < 1),
+    )
+    corrections = (
+        Correction("W7.4", "la diferència salta a 0,804", "la diferència salta a {w7_topk_gap}",
+                   "Depèn dels valors a i b que surtin: amb la llavor de la pàgina és {w7_topk_gap}; en "
+                   "{w7_n_seeds} llavors, de {w7_topk_min} a {w7_topk_max} (mediana {w7_topk_median})."),
+        Correction("W7.5", "—les dues surten de la mateixa $x$— mentre que l'LSTM les té independents.",
+                   "—$\\mathrm{{Swish}}(a) = a\\,\\sigma(a)$, una porta que ja no queda entre 0 i 1—, "
+                   "mentre que a l'LSTM la sigmoide només modula un senyal que ve per una altra branca.",
+                   "A l'LSTM, i_t i g_t també surten de la mateixa entrada [x_t, h_(t−1)] amb pesos "
+                   "diferents, com a i b a SwiGLU: no és això el que les distingeix. El que canvia és la "
+                   "porta: Swish(a) va de {w7_swish_min} a {w7_swish_max}, σ(a) de {w7_sigmoid_min} a "
+                   "{w7_sigmoid_max}."),
+    )
+    return WidgetClaims("W7", "07-portes", n, claims, corrections, paragraphs=(14, 15, 16))
 
 
 def _maybe(x: float | None) -> str:
@@ -434,7 +600,7 @@ def widget4() -> WidgetClaims:
                         tables={"readout": readout})
 
 
-WIDGETS = (widget1, widget2, widget3, widget4)
+WIDGETS = (widget1, widget2, widget3, widget4, widget5, widget7)
 
 
 def registry() -> tuple[WidgetClaims, ...]:

@@ -217,3 +217,66 @@ def plot_span(temperatures, spans, n: int, marks: dict) -> Figure:
         lambda x, _p: "1" if x == 1 else "10" + fmt.power_of_ten(x, 0).split("·10")[-1]))
     catalan_ticks(ax, "y")
     return fig
+
+
+# --- widgets 5 and 6 ---------------------------------------------------------------------
+
+def _log_log_ticks(ax) -> None:
+    power = FuncFormatter(lambda v, _p: "1" if v == 1 else "10" + fmt.power_of_ten(v, 0).split("·10")[-1])
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_locator(LogLocator(base=10, numticks=8))
+        axis.set_major_formatter(power)
+
+
+def plot_cost(sweep, length: int) -> Figure:
+    """FLOPs per layer against L (log–log): the two Transformer terms, their sum, the RNN."""
+    fig, ax = _figure(None)
+    L = sweep.lengths
+    ax.loglog(L, sweep.projection, "--", color=BLUE, label="projeccions, $8Ld^2$")
+    ax.loglog(L, sweep.attention, ":", color=BLUE, label="atenció, $4L^2d$")
+    ax.loglog(L, sweep.projection + sweep.attention, "-", color=BLUE, label="Transformer")
+    ax.loglog(L, sweep.rnn, "-", color=ORANGE, label="RNN, $4Ld^2$")
+    cross = sweep.crossing
+    ax.loglog([cross], [8 * cross * sweep.d**2], "o", color=GREY,
+              label=f"creuament a L = {fmt.decimal(cross, 0)}")
+    ax.axvline(length, color=GREY, lw=0.8, ls=":")
+    ax.set_xlabel("longitud de la seqüència $L$ (tokens)")
+    ax.set_ylabel("FLOP per capa")
+    _log_log_ticks(ax)
+    ax.legend(fontsize=8)
+    return fig
+
+
+def plot_memory(d: int, longest: int) -> Figure:
+    """Bytes kept to generate the next token, against tokens generated (log–log)."""
+    from .cost import kv_cache_bytes, recurrent_state_bytes
+
+    fig, ax = _figure(None)
+    L = np.unique(np.round(np.logspace(0, np.log10(longest), 60)).astype(np.int64))
+    ax.loglog(L, [kv_cache_bytes(int(n), d) for n in L], "-", color=BLUE, label="Transformer: KV-cache")
+    ax.loglog(L, np.full(L.shape, recurrent_state_bytes(d)), "-", color=ORANGE, label="RNN: estat")
+    ax.set_xlabel("tokens generats $L$")
+    ax.set_ylabel("bytes")
+    _log_log_ticks(ax)
+    ax.legend(fontsize=8)
+    return fig
+
+
+# --- widget 7 ------------------------------------------------------------------------------
+
+def plot_gates(g) -> Figure:
+    """σ(a)⊙b per channel, and what the top-k router keeps of it."""
+    from .gates import moe, reference
+
+    fig, ax = _figure(None)
+    j = np.arange(g.channels)
+    ax.bar(j - 0.2, reference(g.a, g.b), width=0.4, color=BLUE, label="σ(a)⊙b (porta, LSTM, SwiGLU)")
+    ax.bar(j + 0.2, moe(g.a, g.b, g.top_k), width=0.4, color=ORANGE,
+           label=f"router top-{g.top_k}")
+    ax.axhline(0, color=GREY, lw=0.8)
+    ax.set_xticks(j, [str(i + 1) for i in j])
+    ax.set_xlabel("canal")
+    ax.set_ylabel("sortida")
+    catalan_ticks(ax, "y")
+    ax.legend(fontsize=8)
+    return fig

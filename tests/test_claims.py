@@ -21,12 +21,11 @@ def squash(text):
 
 
 def test_claim_ids_are_those_of_the_claims_list():
-    listed = set(re.findall(r"^\| (W\d\.\d) \|", (ROOT / "text" / "claims.md").read_text(), re.M))
-    for w in REGISTRY:
-        ids = [c.id for c in w.claims]
-        assert len(ids) == len(set(ids))
-        expected = sorted(i for i in listed if i.startswith(w.widget + "."))
-        assert ids == expected, f"{w.widget}: registry covers {ids}, claims.md lists {expected}"
+    """Every claim of claims.md has exactly one row in the registry, and no row is invented."""
+    listed = re.findall(r"^\| (W\d\.\d) \|", (ROOT / "text" / "claims.md").read_text(), re.M)
+    ids = [c.id for w in REGISTRY for c in w.claims]
+    assert len(ids) == len(set(ids))
+    assert sorted(ids) == sorted(listed)
 
 
 @pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
@@ -53,7 +52,7 @@ def test_corrections_quote_the_author_and_the_page_applies_them(w):
     for c in w.corrections:
         assert original_text.count(squash(c.original)) == 1, f"{c.claim}: not the author's words: {c.original!r}"
         assert squash(c.original) not in source, f"{c.claim}: the page still says {c.original!r}"
-        assert squash(c.book) in source, f"{c.claim}: the page does not say {c.book!r}"
+        assert squash(w.as_source(c.book)) in source, f"{c.claim}: the page does not say {c.book!r}"
         w.render(c.book), w.render(c.reason)  # every placeholder is a computed number
 
 

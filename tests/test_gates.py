@@ -1,0 +1,56 @@
+"""Widget 7: three roads to σ(a)⊙b, compared bit by bit."""
+
+import numpy as np
+import pytest
+
+from chapter09 import gates as w7
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_lstm_and_moe_are_bitwise_the_reference(seed):
+    g = w7.gates(seed=seed)
+    ref = w7.reference(g.a, g.b)
+    assert np.array_equal(w7.lstm_gate(g.a, g.b), ref)
+    assert np.array_equal(w7.moe(g.a, g.b, g.channels), ref)
+    assert g.lstm_gap == g.moe_gap == 0.0
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_swiglu_differs_only_by_rounding(seed):
+    g = w7.gates(seed=seed)
+    ref = w7.reference(g.a, g.b)
+    gap = np.abs(w7.swiglu(g.a, g.b) - ref)
+    # each of the two extra operations rounds by at most half an ulp of its result
+    assert np.all(gap <= 4 * np.spacing(np.abs(ref)))
+    assert g.swiglu_gap == gap.max()
+
+
+def test_topk_switches_off_the_rest_and_keeps_the_largest_gates():
+    g = w7.gates(seed=3)
+    out = w7.moe(g.a, g.b, 2)
+    kept = np.nonzero(out)[0]
+    assert len(kept) == 2 and set(kept) == set(np.argsort(-g.a)[:2])
+    assert g.switched_off == 14 / 16
+    off = np.setdiff1d(np.arange(16), kept)
+    assert g.topk_gap == np.abs(w7.reference(g.a, g.b)[off]).max()
+
+
+def test_swish_is_an_unbounded_gate():
+    a = np.array([-1.2785, 0.0, 5.0])
+    s = w7.swish(a)
+    assert s[0] < 0 and s[1] == 0 and s[2] > 1
+
+
+def test_robustness_distribution_sums_to_one():
+    rob = w7.robustness()
+    assert rob.n_seeds >= 200 and rob.bitwise == 1.0
+    assert sum(share for _, share in rob.swiglu_gaps) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"seed": -1}, "seed"), ({"channels": 0}, "channels"), ({"top_k": 0}, "top_k"),
+    ({"top_k": 17}, "top_k"), ({"channels": 2.0}, "channels"),
+])
+def test_bad_parameters_raise_value_error_naming_them(kwargs, name):
+    with pytest.raises(ValueError, match=rf"^{name} must be"):
+        w7.gates(**kwargs)
