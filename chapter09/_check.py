@@ -1,10 +1,12 @@
-"""Parameter validation shared by the widgets: a bad value raises ``ValueError``
-naming the parameter and the range it may take."""
+"""Shared by the widgets: parameter validation (a bad value raises ``ValueError``
+naming the parameter and the range it may take) and read-only readout arrays."""
 
 from __future__ import annotations
 
 import math
 import numbers
+
+import numpy as np
 
 
 def integer(name: str, value, lo: int, hi: int) -> int:
@@ -25,3 +27,10 @@ def real(name: str, value, lo: float, hi: float, *, lo_open: bool = False) -> fl
     if not (lo < value if lo_open else lo <= value) or not value <= hi:
         raise ValueError(f"{name} must be a real number in {interval}, got {value}")
     return value
+
+
+def frozen(a) -> np.ndarray:
+    """A float64 copy that cannot be written to: what an immutable readout carries."""
+    a = np.array(a, dtype=np.float64)
+    a.setflags(write=False)
+    return a

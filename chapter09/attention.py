@@ -121,17 +121,11 @@ def attend(temperature: float = TEMPERATURE, n: int = N, d: int = D, seed: int =
     alpha = softmax(scores, temperature)
     context = alpha @ states
     return Attention(
-        n=n, d=d, temperature=temperature, seed=seed, states=_frozen(states), scores=_frozen(scores),
-        alpha=_frozen(alpha), context=_frozen(context), row_sums=_frozen(alpha.sum(axis=1)),
+        n=n, d=d, temperature=temperature, seed=seed, states=_check.frozen(states), scores=_check.frozen(scores),
+        alpha=_check.frozen(alpha), context=_check.frozen(context), row_sums=_check.frozen(alpha.sum(axis=1)),
         min_weight=float(alpha.min()), hull_excess=hull_excess(context, states),
-        span=_frozen(effective_span(alpha)), participation=_frozen(participation(alpha)),
+        span=_check.frozen(effective_span(alpha)), participation=_check.frozen(participation(alpha)),
     )
-
-
-def _frozen(a):
-    a = np.array(a, dtype=np.float64)
-    a.setflags(write=False)
-    return a
 
 
 def span_curve(temperatures=np.logspace(-3, 3, 121), n: int = N) -> tuple[np.ndarray, np.ndarray]:

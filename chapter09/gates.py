@@ -85,12 +85,10 @@ def gates(seed: int = 0, channels: int = CHANNELS, top_k: int = TOP_K) -> Gates:
     channels = _check.integer("channels", channels, 1, 1_000_000)
     top_k = _check.integer("top_k", top_k, 1, channels)
     rng = np.random.default_rng(seed)
-    a, b = rng.standard_normal(channels), rng.standard_normal(channels)
+    a, b = _check.frozen(rng.standard_normal(channels)), _check.frozen(rng.standard_normal(channels))
     ref = reference(a, b)
     lstm, full, routed = lstm_gate(a, b), moe(a, b, channels), moe(a, b, top_k)
     gap = lambda y: float(np.abs(y - ref).max())  # noqa: E731
-    for v in (a, b):
-        v.setflags(write=False)
     return Gates(
         seed=seed, channels=channels, top_k=top_k, a=a, b=b,
         lstm_gap=gap(lstm), moe_gap=gap(full), swiglu_gap=gap(swiglu(a, b)),

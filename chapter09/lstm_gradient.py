@@ -55,8 +55,8 @@ def draw_weights(d: int, seed: int, gate_scale: float = GATE_SCALE) -> LSTMWeigh
     A stream apart keeps widget 1's draw — and so the shared inputs — untouched.
     """
     rng = np.random.default_rng([seed, 2])
-    W = {k: rnn._frozen(gate_scale * rng.standard_normal((d, d)) / np.sqrt(d)) for k in GATES}
-    U = {k: rnn._frozen(gate_scale * rng.standard_normal((d, d)) / np.sqrt(d)) for k in GATES}
+    W = {k: _check.frozen(gate_scale * rng.standard_normal((d, d)) / np.sqrt(d)) for k in GATES}
+    U = {k: _check.frozen(gate_scale * rng.standard_normal((d, d)) / np.sqrt(d)) for k in GATES}
     return LSTMWeights(W, U)
 
 
@@ -159,7 +159,7 @@ def simulate(forget: float = FORGET, pinned: bool = False, seed: int = 0, d: int
     log_cell = np.log(np.linalg.norm(cell, axis=1))
     return LSTMGradient(
         forget=forget, pinned=bool(pinned), seed=seed, weights=w, x=r.x, u=r.u,
-        log_whole=rnn._frozen(log_whole), log_cell=rnn._frozen(log_cell),
+        log_whole=_check.frozen(log_whole), log_cell=_check.frozen(log_cell),
         geometric_mean_f=float(np.exp(np.log(tr.f).mean())),
         whole_factor=float(np.exp(rnn.slope(log_whole))),
         cell_path_factor=float(np.exp(rnn.slope(log_cell))),
@@ -211,7 +211,7 @@ def identity_check(forget: float = FORGET, seed: int = 0, d: int = rnn.D, step: 
     f_t = sigmoid(logit(forget) + pre["f"])
     carry = lambda c: f_t * c + sigmoid(pre["i"]) * np.tanh(pre["g"])  # noqa: E731
     carry_gap = np.abs(jacobian(carry, tr.c[t]) - np.diag(f_t)).max()
-    return IdentityCheck(float(residual_gap), float(carry_gap), rnn._frozen(f_t))
+    return IdentityCheck(float(residual_gap), float(carry_gap), _check.frozen(f_t))
 
 
 # --- how often the page's statements hold -------------------------------------------------

@@ -69,13 +69,7 @@ def draw(d: int = D, T: int = T, seed: int = 0) -> Draw:
     U0 = rng.standard_normal((d, d)) / np.sqrt(d)
     x = rng.standard_normal((T, d))
     u = rng.standard_normal(d)
-    return Draw(*(_frozen(a) for a in (W0, U0, x, u / np.linalg.norm(u))))
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a = np.array(a, dtype=np.float64)
-    a.setflags(write=False)
-    return a
+    return Draw(*(_check.frozen(a) for a in (W0, U0, x, u / np.linalg.norm(u))))
 
 
 # --- factor 1: the spectral radius ----------------------------------------------
@@ -225,7 +219,7 @@ def simulate(d: int = D, T: int = T, w_scale: float = W_SCALE,
     w_scale = _check.real("w_scale", w_scale, 0.0, MAX_SCALE, lo_open=True)
     input_scale = _check.real("input_scale", input_scale, 0.0, MAX_SCALE)
     dr = draw(d, T, seed)
-    W_hh, W_xh = _frozen(w_scale * dr.W0), _frozen(input_scale * dr.U0)
+    W_hh, W_xh = _check.frozen(w_scale * dr.W0), _check.frozen(input_scale * dr.U0)
     a = forward(W_hh, W_xh, dr.x)
     _, log_norms = backprop(W_hh, a, dr.u)
     return RNNGradient(
@@ -234,7 +228,7 @@ def simulate(d: int = D, T: int = T, w_scale: float = W_SCALE,
         spectral_radius=gelfand_radius(W_hh),
         spectral_radius_eig=eigen_radius(W_hh),
         mean_tanh_prime=float(tanh_prime(a).mean()),
-        log_grad_norms=_frozen(log_norms),
+        log_grad_norms=_check.frozen(log_norms),
         measured_slope=float(slope(log_norms)),
     )
 
@@ -281,10 +275,10 @@ def sweep(input_scale: float = INPUT_SCALE, seed: int = 0, d: int = D, T: int = 
     a = forward(W_hh, input_scale * dr.U0, dr.x)
     _, log_norms = backprop(W_hh, a, dr.u)
     return Sweep(
-        input_scale=input_scale, seed=seed, scales=_frozen(scales),
-        spectral_radius=_frozen(scales * gelfand_radius(dr.W0)),
-        mean_tanh_prime=_frozen(tanh_prime(a).mean(axis=(-2, -1))),
-        measured_slope=_frozen(slope(log_norms)),
+        input_scale=input_scale, seed=seed, scales=_check.frozen(scales),
+        spectral_radius=_check.frozen(scales * gelfand_radius(dr.W0)),
+        mean_tanh_prime=_check.frozen(tanh_prime(a).mean(axis=(-2, -1))),
+        measured_slope=_check.frozen(slope(log_norms)),
     )
 
 
