@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: html test preview clean
+.PHONY: html test pdf preview clean
 
 html: $(STAMP)
 	$(BIN)/sphinx-build -W --keep-going -c . book _build/html
@@ -12,6 +12,11 @@ html: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+pdf: $(STAMP)
+	bash tools/install-tex.sh
+	LATEXMKOPTS=-silent $(BIN)/sphinx-build -M latexpdf book _build -c . -W --keep-going
+	@echo "PDF construït: _build/latex/capitol-09.pdf"
 
 preview: $(STAMP)
 	$(BIN)/sphinx-autobuild -c . book _build/html --watch chapter09

@@ -14,7 +14,8 @@ os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.g
 from chapter09.provenance import source_digest  # noqa: E402
 
 # -- the book --------------------------------------------------------------------
-project = "Capítol 09 · RNN, LSTM, seq2seq i el naixement de l'atenció"
+CHAPTER_NUMBER, CHAPTER_TITLE = 9, "RNN, LSTM, seq2seq i el naixement de l'atenció"
+project = f"Capítol {CHAPTER_NUMBER:02d} · {CHAPTER_TITLE}"
 author = "Equip del llibre executable"
 copyright = "2026, " + author
 language = "ca"
@@ -50,3 +51,51 @@ html_theme_options = {
     "show_toc_level": 2,
     "use_download_button": False,
 }
+
+# -- PDF (make pdf: LaTeX builder + xelatex) ----------------------------------------------------
+# One chapter of a course: the title page names the book, the chapter is numbered 9 and
+# every page of book/ is a section of it (not a chapter of its own).
+latex_engine = "xelatex"
+latex_documents = [(root_doc, "capitol-09.tex", project, author, "manual")]
+latex_toplevel_sectioning = "section"
+latex_show_urls = "no"
+latex_elements = {
+    "papersize": "a4paper",
+    "extraclassoptions": "openany,oneside",
+    "pointsize": "11pt",
+    "preamble": r"""
+\usepackage{microtype}
+\setcounter{tocdepth}{1}
+\setlength{\headheight}{14pt}
+% readout and claims tables: many columns, so a smaller type
+\AtBeginEnvironment{tabulary}{\footnotesize}
+\AtBeginEnvironment{longtable}{\footnotesize}
+% The bibliography is section 9.8 (its page of book/ is the last one): print its entries
+% there, without the unnumbered chapter LaTeX would open for them.
+\makeatletter
+\renewenvironment{sphinxthebibliography}[1]
+  {\renewcommand{\chapter}{\@ifstar{\@gobble}{\@gobble}}\begin{thebibliography}{#1}}
+  {\end{thebibliography}}
+\makeatother
+\sphinxsetup{verbatimwrapslines=true, verbatimforcewraps=true}
+""",
+    "maketitle": r"""
+\begin{titlepage}
+\centering\vspace*{6cm}
+{\Large Curs d'aprenentatge profund\par}\vspace{1cm}
+{\Huge\bfseries Capítol %d\par}\vspace{0.5cm}
+{\LARGE %s\par}\vspace{2cm}
+{\large Llibre executable: cada figura i cada xifra es calculen\\
+en construir el llibre, amb el paquet de Python \texttt{chapter09}.\par}
+\vfill{\large %s\par}
+\end{titlepage}
+""" % (CHAPTER_NUMBER, CHAPTER_TITLE, author),
+    "tableofcontents": r"""
+\renewcommand{\contentsname}{Índex}
+\sphinxtableofcontents
+\setcounter{chapter}{%d}
+\chapter{%s}
+""" % (CHAPTER_NUMBER - 1, CHAPTER_TITLE),
+    "printindex": "",
+}
+latex_domain_indices = False

@@ -6,6 +6,8 @@ readout and returns a matplotlib ``Figure`` (never shown, never saved here).
 
 from __future__ import annotations
 
+import os
+
 import matplotlib
 
 matplotlib.use("Agg")  # the book renders figures through IPython's display, never a window
@@ -34,18 +36,21 @@ STYLE = {
 BLUE, ORANGE, GREY, GREEN = "#1f77b4", "#d95f02", "#666666", "#1b9e77"
 
 
-def use_book_style(formats: tuple[str, ...] = ("svg",)) -> None:
+def use_book_style(formats: tuple[str, ...] = ("svg", "pdf")) -> None:
     """Apply the style, and make the notebook kernel emit the given image formats.
 
-    SVG files carry no date (``metadata={'Date': None}``) and fixed ids, so two
-    builds write the same bytes.
+    SVG for the HTML book, PDF (vector) for the LaTeX one: myst-nb picks one per
+    builder.  Both carry the date of ``SOURCE_DATE_EPOCH`` instead of the clock
+    (set here, in the kernel only), and SVG ids are salted with a constant, so
+    two builds write the same bytes.
     """
+    os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     plt.rcParams.update(STYLE)
     try:
         from matplotlib_inline.backend_inline import set_matplotlib_formats
     except ImportError:  # outside a notebook kernel nothing more is needed
         return
-    set_matplotlib_formats(*formats, bbox_inches="tight", metadata={"Date": None})
+    set_matplotlib_formats(*formats, bbox_inches="tight")
 
 
 def catalan_ticks(ax, axis: str = "both", digits: int | None = None) -> None:

@@ -1,0 +1,67 @@
+"""The PDF book: the same numbers as the HTML, nothing that only HTML can show."""
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from chapter09 import claims
+
+REGISTRY = claims.registry()
+
+
+@pytest.fixture(scope="module")
+def pdf_text(built_pdf):
+    assert shutil.which("pdftotext"), "pdftotext comes with poppler-utils (tools/install-tex.sh)"
+    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(built_pdf), "-"],
+                          capture_output=True, text=True, check=True).stdout
+    # xelatex with Catalan writes the geminated l of "paral·lel" as one glyph, ŀl
+    return " ".join(text.replace("’", "'").replace("ŀl", "l·l").split())
+
+
+def squash(text):
+    """For phrases a line may break and hyphenate anywhere: no spaces, no hyphens."""
+    return re.sub(r"[\s\-\u00ad]", "", text.replace("’", "'"))
+
+
+def key_numbers(w):
+    """Every glued value of the widget that is a number (no words a line could hyphenate)."""
+    return sorted({v for v in w.numbers.values() if re.search(r"\d", v) and not re.search(r"[a-zà-ú]{3}", v)})
+
+
+@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+def test_every_key_number_is_in_the_pdf_in_catalan(pdf_text, w):
+    missing = [v for v in key_numbers(w) if " ".join(v.split()) not in pdf_text]
+    assert not missing, f"{w.widget}: not in the PDF: {missing}"
+
+
+def test_headline_corrections_are_in_the_pdf(pdf_text):
+    for w in REGISTRY:
+        for c in w.corrections:
+            book = w.render(c.book)
+            if "$" not in book:  # math is typeset, not text
+                assert squash(book) in squash(pdf_text), f"{c.claim}: {book!r}"
+
+
+def test_nothing_only_html_can_show_reaches_the_pdf(pdf_text):
+    for placeholder in ("{glue", "<Figure size", "IPython.core.display", "<div", "Traceback", "??"):
+        assert placeholder not in pdf_text, placeholder
+
+
+def test_pdf_is_one_chapter_in_catalan_with_sections(pdf_text, built_pdf):
+    assert "Capítol 9" in pdf_text and "Índex" in pdf_text
+    assert "Capítol 1" not in pdf_text.replace("Capítol 9", "")
+    for title in ("9.1 El gradient a través d'una RNN", "9.7 Afirmacions i correccions", "9.8 Bibliografia"):
+        assert title in pdf_text
+    assert "Hochreiter" in pdf_text and "Pascanu" in pdf_text  # the bibliography printed
+    log = built_pdf.with_suffix(".log").read_text(errors="replace")
+    assert "Missing character" not in log, "a font lacks a glyph the book uses"
+    assert "hyph-ca" in log or "catalan" in log.lower()
+
+
+def test_figures_are_vector(built_pdf):
+    figures = [p for p in built_pdf.parent.glob("*.pdf") if p != built_pdf]
+    assert len(figures) >= sum((__import__("conftest").BOOK / f"{w.page}.md").read_text().count("{glue:figure}")
+                               for w in REGISTRY)
+    assert not list(built_pdf.parent.glob("*.png")), "a raster figure reached the PDF"
