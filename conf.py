@@ -70,6 +70,7 @@ latex_elements = {
 % readout and claims tables: many columns, so a smaller type
 \AtBeginEnvironment{tabulary}{\footnotesize}
 \AtBeginEnvironment{longtable}{\footnotesize}
+\setlength{\tymin}{28pt}  % tabulary: room for short columns such as an id or a number
 % The bibliography is section 9.8 (its page of book/ is the last one): print its entries
 % there, without the unnumbered chapter LaTeX would open for them.
 \makeatletter
