@@ -9,6 +9,7 @@ ROOT = Path(__file__).resolve().parent
 # The notebook kernels start in book/ and would not find the package: put the
 # checkout on their path (they inherit this process's environment), and on ours.
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "_ext"))  # the book's own small Sphinx extensions
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 
 from chapter09.provenance import source_digest  # noqa: E402
@@ -22,7 +23,8 @@ language = "ca"
 root_doc = "index"
 exclude_patterns = ["**.ipynb_checkpoints"]
 
-extensions = ["myst_nb", "sphinxcontrib.bibtex"]
+extensions = ["myst_nb", "sphinxcontrib.bibtex", "catalan", "offline_math"]
+templates_path = ["book/_templates"]  # Catalan for the theme's hard-coded strings
 bibtex_bibfiles = ["book/referencies.bib"]  # relative to this folder
 bibtex_reference_style = "author_year"
 bibtex_default_style = "plain"
@@ -50,7 +52,10 @@ html_last_updated_fmt = None
 html_theme_options = {
     "show_toc_level": 2,
     "use_download_button": False,
+    "toc_title": "Continguts",
+    "search_bar_text": "Cerca al llibre…",
 }
+html_search_language = "ca"
 
 # -- PDF (make pdf: LaTeX builder + xelatex) ----------------------------------------------------
 # One chapter of a course: the title page names the book, the chapter is numbered 9 and
