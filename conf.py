@@ -55,7 +55,11 @@ html_theme_options = {
     "toc_title": "Continguts",
     "search_bar_text": "Cerca al llibre…",
 }
+html_context = {"default_mode": "light"}  # pydata reads it here; empty, it logs a console error
 html_search_language = "ca"
+html_static_path = ["book/_static"]
+html_js_files = ["ch09-widgets.js"]
+html_css_files = ["ch09-widgets.css"]
 
 # -- PDF (make pdf: LaTeX builder + xelatex) ----------------------------------------------------
 # One chapter of a course: the title page names the book, the chapter is numbered 9 and

@@ -65,3 +65,19 @@ def corrections_table(widgets: tuple[WidgetClaims, ...] | None = None):
     rows = [[c.claim, f"«{c.original}»", f"«{w.render(c.book)}»", w.render(c.reason)]
             for w in widgets for c in w.corrections]
     return markdown_table(["id", "el text deia", "el llibre diu", "per què"], rows)
+
+
+def widget(name: str):
+    """The widget's controls for the HTML book: the precomputed states as JSON, drawn by
+    ``_static/ch09-widgets.js``.  The PDF gets nothing from this output (an empty
+    ``text/latex``): it shows the static figures and tables instead."""
+    import json
+
+    from IPython.display import display
+
+    from .interactive import SPECS
+
+    data = json.dumps(SPECS[name](), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    html = (f'<div class="ch09-widget" id="ch09-{name}">'
+            f'<script type="application/json" class="ch09-data">{data}</script></div>')
+    display({"text/html": html, "text/latex": ""}, raw=True)

@@ -44,16 +44,20 @@ def built_book(tmp_path_factory, execution_cache) -> Path:
     return tmp / "out" / "html"
 
 
-def ensure_tex() -> None:
-    """Install TeX if it is missing (tools/install-tex.sh); skip where that cannot be done,
-    except under CI, where a skipped PDF would hide a broken book."""
-    result = subprocess.run(["bash", str(ROOT / "tools" / "install-tex.sh")], capture_output=True, text=True)
+def ensure_system_tool(script: str, what: str) -> None:
+    """Run tools/<script>, which installs a system package when missing (as root on Debian).
+    Where that cannot be done the test is skipped — except under CI, where it fails."""
+    result = subprocess.run(["bash", str(ROOT / "tools" / script)], capture_output=True, text=True)
     if result.returncode == 3:
-        message = "TeX is missing and cannot be installed here (not root on Debian): " + result.stderr
+        message = f"{what} is missing and cannot be installed here: " + result.stderr
         if os.environ.get("CI") == "true":
-            pytest.fail("under CI the PDF must be built. " + message)
+            pytest.fail("under CI this must run. " + message)
         pytest.skip(message)
     assert result.returncode == 0, result.stderr
+
+
+def ensure_tex() -> None:
+    ensure_system_tool("install-tex.sh", "TeX")
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,128 @@
+"""The HTML book in a real browser (Debian's Chromium driven by Playwright), offline.
+
+Each page loads from file:// with every request that would leave the build
+blocked; MathJax must typeset; the console stays free of errors; moving a
+control to a value the text names shows what chapter09 computes for it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from chapter09 import attention as w4
+from chapter09 import claims, fmt, interactive
+from conftest import ensure_system_tool
+
+PAGES = ["index", "01-gradient-rnn", "02-rnn-lstm", "03-coll-ampolla", "04-atencio",
+         "05-cost-i-memoria", "07-portes", "afirmacions", "bibliografia"]
+WIDGET_PAGE = {"w1": "01-gradient-rnn", "w2": "02-rnn-lstm", "w3": "03-coll-ampolla", "w4": "04-atencio",
+               "w5": "05-cost-i-memoria", "w7": "07-portes"}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    ensure_system_tool("install-browser.sh", "Chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def open_page(browser, built_book, tmp_path):
+    pages = []
+
+    def load(name):
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.errors, page.outside = [], []
+        page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
+                   else (page.outside.append(route.request.url), route.abort()))
+        page.goto((built_book / f"{name}.html").as_uri())
+        page.wait_for_load_state("load")
+        pages.append(page)
+        return page
+
+    yield load
+    for page in pages:
+        page.close()
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_page_is_offline_typeset_and_error_free(open_page, name, tmp_path):
+    page = open_page(name)
+    if page.locator(".math").count():
+        page.wait_for_selector("mjx-container", timeout=15_000)
+        assert page.locator("mjx-container").count() >= page.locator(".math").count()
+    page.screenshot(path=str(tmp_path / f"{name}.png"), full_page=True)
+    assert page.outside == [], f"requests leaving the build: {page.outside}"
+    assert page.errors == [], f"console errors: {page.errors}"
+
+
+def readout(locator, key):
+    return locator.locator(f"td[data-readout={key}]").inner_text()
+
+
+@pytest.fixture()
+def widget_on(open_page):
+    def get(name):
+        return open_page(WIDGET_PAGE[name]).locator(f"#ch09-{name}")
+    return get
+
+
+def move(locator, name, label, spec):
+    control = next(c for c in spec["controls"] if c["name"] == name)
+    index = control["labels"].index(label)
+    locator.locator(f"[data-control={name}]").evaluate(
+        "(el, v) => { el.value = v; el.dispatchEvent(new Event(el.tagName === 'SELECT' ? 'change' : 'input')); }",
+        index)
+
+
+def test_widget_1_starts_as_the_prose_and_follows_the_text(widget_on):
+    n, spec, w = claims.widget1().numbers, interactive.widget1(), widget_on("w1")
+    assert readout(w, "rho") == n["w1_rho"] and readout(w, "meas") == n["w1_meas"]
+    move(w, "w_scale", n["w1_sat_w"] + ",0", spec)          # "Posa l'escala de W_hh a 2"
+    assert (readout(w, "rho"), readout(w, "product"), readout(w, "verdict")) == (
+        n["w1_sat_rho"], n["w1_sat_product"], "s'esvaeix")
+    move(w, "input_scale", n["w1_small_x"], spec)           # "Baixa ara l'escala de l'entrada a 0,05"
+    assert (readout(w, "meas"), readout(w, "verdict")) == (n["w1_small_meas"], "explota")
+
+
+def test_widget_2_forget_values_of_the_text(widget_on):
+    n, spec, w = claims.widget2().numbers, interactive.widget2(), widget_on("w2")
+    assert readout(w, "whole") == n["w2_whole"]
+    move(w, "forget", n["w2_forget_low"] + "0", spec)        # "Baixa f a 0,9"
+    assert readout(w, "whole") == n["w2_whole_low"]
+    move(w, "forget", "1", spec)                             # "posa-la a 1"
+    assert readout(w, "whole") == n["w2_whole_one"]
+
+
+def test_widget_3_starts_at_the_text_s_settings(widget_on):
+    n, w = claims.widget3().numbers, widget_on("w3")
+    assert (readout(w, "missing"), readout(w, "fraction")) == (n["w3_missing"], n["w3_fraction"])
+
+
+def test_widget_4_temperatures_of_the_text(widget_on):
+    spec, w = interactive.widget4(), widget_on("w4")
+    for tau in (w4.COLD, w4.WARM):                           # "Baixa la temperatura fins a 0,05", "Puja-la a 4"
+        move(w, "tau", fmt.decimal(tau, 2 if tau < 1 else 0), spec)
+        assert readout(w, "span") == fmt.decimal(w4.attend(temperature=tau).span.mean(), 3)
+        assert readout(w, "hull") == "0,0"
+
+
+def test_widget_5_long_context(widget_on):
+    n, spec, w = claims.widget5().numbers, interactive.widget5(), widget_on("w5")
+    assert (readout(w, "ratio"), readout(w, "kv"), readout(w, "state")) == (n["w5_ratio"], n["w6_kv"], n["w6_state"])
+    move(w, "L", n["w6_L_long"], spec)                       # "Puja L a 131.072"
+    assert readout(w, "kv") == n["w6_kv_long"] and readout(w, "state") == n["w6_state"]
+
+
+def test_widget_7_top_k_of_the_text(widget_on):
+    n, spec, w = claims.widget7().numbers, interactive.widget7(), widget_on("w7")
+    assert readout(w, "gap") == "0,000"
+    move(w, "top_k", n["w7_top_k"], spec)                    # "Amb el top-k a 2 de 16"
+    assert (readout(w, "off"), readout(w, "gap")) == (n["w7_switched_off"], n["w7_topk_gap"])
