@@ -23,7 +23,7 @@ language = "ca"
 root_doc = "index"
 exclude_patterns = ["**.ipynb_checkpoints"]
 
-extensions = ["myst_nb", "sphinxcontrib.bibtex", "catalan", "offline_math"]
+extensions = ["myst_nb", "sphinxcontrib.bibtex", "catalan", "offline_math", "notebooks"]
 templates_path = ["book/_templates"]  # Catalan for the theme's hard-coded strings
 bibtex_bibfiles = ["book/referencies.bib"]  # relative to this folder
 bibtex_reference_style = "author_year"

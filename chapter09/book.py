@@ -16,21 +16,43 @@ def setup() -> None:
     plots.use_book_style()
 
 
-def glue_numbers(numbers: dict) -> None:
-    """Glue every pre-formatted Catalan string, to be shown with ``{glue:text}``."""
-    from myst_nb import glue
+def _glue():
+    """myst-nb's ``glue`` when the book is being built; ``None`` in a plain notebook."""
+    try:
+        from myst_nb import glue
+    except ImportError:
+        return None
+    return glue
 
+
+def glue_numbers(numbers: dict) -> None:
+    """Glue every pre-formatted Catalan string, to be shown with ``{glue:text}``.
+
+    In a downloaded notebook without myst-nb, show them as a table instead.
+    """
     for key, text in numbers.items():
         if not isinstance(text, str):
             raise ValueError(f"glued value {key!r} must be a formatted str, got {type(text).__name__}")
+    glue = _glue()
+    if glue is None:
+        from IPython.display import display
+
+        display(markdown_table(["clau", "valor"], [[k, v] for k, v in numbers.items()]))
+        return
+    for key, text in numbers.items():
         glue(key, text, display=False)
 
 
 def glue_figure(key: str, fig) -> None:
-    """Glue a figure for ``{glue:figure}`` and close it, so the cell itself shows nothing."""
-    from myst_nb import glue
+    """Glue a figure for ``{glue:figure}`` and close it, so the cell itself shows nothing
+    (in a downloaded notebook without myst-nb, show it)."""
+    glue = _glue()
+    if glue is None:
+        from IPython.display import display
 
-    glue(key, fig, display=False)
+        display(fig)
+    else:
+        glue(key, fig, display=False)
     plt.close(fig)
 
 
