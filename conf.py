@@ -58,7 +58,7 @@ html_theme_options = {
 html_context = {"default_mode": "light"}  # pydata reads it here; empty, it logs a console error
 html_search_language = "ca"
 html_static_path = ["book/_static"]
-html_js_files = ["ch09-widgets.js"]
+html_js_files = ["ch09-sphinx-ca.js", "ch09-widgets.js"]
 html_css_files = ["ch09-widgets.css"]
 
 # -- PDF (make pdf: LaTeX builder + xelatex) ----------------------------------------------------

@@ -90,3 +90,16 @@ def test_cache_key_changes_with_any_edit_of_the_package(tmp_path):
     with open(copy / "fmt.py", "a") as f:
         f.write("\n# an edit\n")
     assert provenance.source_digest(copy) != before
+
+
+def test_interface_is_in_catalan_and_offline(built_book):
+    for name in ("index", "01-gradient-rnn", "search"):
+        html = (built_book / f"{name}.html").read_text(encoding="utf-8")
+        for english in ("Toggle primary sidebar", "Toggle secondary sidebar", "Fullscreen mode",
+                        "Search...", ">Contents<", "Search the docs"):
+            assert english not in html, f"{name}: {english!r} left in English"
+        assert not re.search(r'<script[^>]+src="https?://', html), "a script from outside the build"
+        assert not re.search(r'<link[^>]+href="https?://[^"]+\.(css|woff2?)', html), "a style or font from outside"
+    assert (built_book / "_static" / "mathjax" / "tex-chtml.js").exists()
+    language = (built_book / "_static" / "language_data.js").read_text(encoding="utf-8")
+    assert '"aquestes"' in language  # the Catalan stop words of the search index
