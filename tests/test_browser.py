@@ -139,3 +139,19 @@ def test_search_works_offline_in_catalan(open_page):
     refused = ("Access to fetch at 'file://", "Failed to fetch", "net::ERR_FAILED")
     others = [e for e in page.errors if not any(r in e for r in refused)]
     assert others == [] and page.outside == []
+
+
+def test_widget_1_raising_the_scale_flips_the_slope_after_the_radius_passes_one(widget_on):
+    """"puja l'escala de W_hh fins que el radi passi d'1 i el pendent canvia de signe" (small input)."""
+    n, spec, w = claims.widget1().numbers, interactive.widget1(), widget_on("w1")
+    move(w, "input_scale", n["w1_small_x"], spec)
+    scales = next(c for c in spec["controls"] if c["name"] == "w_scale")["labels"]
+    seen = []
+    for label in scales:
+        move(w, "w_scale", label, spec)
+        seen.append((float(readout(w, "rho").replace(",", ".")), readout(w, "verdict")))
+        if seen[-1][1] == "explota":
+            break
+    rho, verdict = seen[-1]
+    assert verdict == "explota" and rho > 1, "the slope never turned positive"
+    assert all(v == "s'esvaeix" for r, v in seen[:-1] if r < 1)
