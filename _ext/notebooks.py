@@ -23,8 +23,9 @@ def is_notebook(app, pagename: str) -> bool:
 def write_notebook(app, pagename: str) -> str:
     notebook = read_myst_markdown_notebook((Path(app.srcdir) / f"{pagename}.md").read_text(encoding="utf-8"))
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    for cell in notebook.cells:  # plumbing cells are hidden in the book, not in the notebook
-        cell.metadata.pop("tags", None)
+    for i, cell in enumerate(notebook.cells):
+        cell.metadata.pop("tags", None)  # plumbing cells are hidden in the book, not in the notebook
+        cell["id"] = f"cell-{i}"  # nbformat draws random ids: fixed ones keep two builds identical
     target = Path(app.outdir) / FOLDER / f"{pagename}.ipynb"
     target.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(notebook, str(target))
