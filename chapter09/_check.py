@@ -34,3 +34,20 @@ def frozen(a) -> np.ndarray:
     a = np.array(a, dtype=np.float64)
     a.setflags(write=False)
     return a
+
+
+def array(name: str, value, *, ndim: int | None = None, min_ndim: int = 0) -> np.ndarray:
+    """A finite float64 array (a copy is not made when it already is one)."""
+    try:
+        a = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be an array of real numbers, got {type(value).__name__}") from None
+    if ndim is not None and a.ndim != ndim:
+        raise ValueError(f"{name} must have {ndim} dimension(s), got shape {a.shape}")
+    if a.ndim < min_ndim:
+        raise ValueError(f"{name} must have at least {min_ndim} dimension(s), got shape {a.shape}")
+    if a.size == 0:
+        raise ValueError(f"{name} must not be empty")
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} must hold finite numbers (no NaN or inf)")
+    return a

@@ -40,12 +40,16 @@ TAU_MIN, TAU_MAX = 1e-3, 1e3
 
 def alignment_scores(n: int = N, slope: float = SLOPE) -> np.ndarray:
     """``e_tj = −slope·|t − j|`` for ``t, j = 1 … n``."""
+    n = _check.integer("n", n, 1, 512)
+    slope = _check.real("slope", slope, 0.0, 100.0, lo_open=True)
     t = np.arange(n)
     return -slope * np.abs(t[:, None] - t[None, :]).astype(np.float64)
 
 
 def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
     """Row-wise softmax of ``scores/τ`` through log-sum-exp (never overflows)."""
+    scores = _check.array("scores", scores, min_ndim=1)
+    temperature = _check.real("temperature", temperature, TAU_MIN, TAU_MAX)
     z = scores / temperature
     z = z - z.max(axis=-1, keepdims=True)           # the largest term is exp(0) = 1
     log_norm = np.log(np.exp(z).sum(axis=-1, keepdims=True))
@@ -54,6 +58,7 @@ def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
 
 def effective_span(alpha: np.ndarray) -> np.ndarray:
     """``exp(−Σ_j α_j ln α_j)`` per row (``0·ln 0 = 0``)."""
+    alpha = _weights(alpha)
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(alpha > 0, alpha * np.log(alpha), 0.0)
     return np.exp(-terms.sum(axis=-1))
@@ -61,17 +66,29 @@ def effective_span(alpha: np.ndarray) -> np.ndarray:
 
 def participation(alpha: np.ndarray) -> np.ndarray:
     """``1 / Σ_j α_j²`` per row: the other usual effective number, shown beside the span."""
+    alpha = _weights(alpha)
     return 1.0 / (alpha**2).sum(axis=-1)
+
+
+def _weights(alpha) -> np.ndarray:
+    alpha = _check.array("alpha", alpha, min_ndim=1)
+    if np.any(alpha < 0) or np.any(alpha > 1):
+        raise ValueError("alpha must hold weights in [0, 1]")
+    return alpha
 
 
 def hull_excess(context: np.ndarray, states: np.ndarray) -> float:
     """How far any context component lies outside [min_j h_j, max_j h_j] of that component."""
+    context, states = _check.array("context", context, ndim=2), _check.array("states", states, ndim=2)
+    if context.shape[1] != states.shape[1]:
+        raise ValueError(f"context and states must have as many components, got {context.shape}, {states.shape}")
     lo, hi = states.min(axis=0), states.max(axis=0)
     return float(np.maximum(np.maximum(context - hi, lo - context), 0.0).max())
 
 
 def ulp_error(row_sums: np.ndarray) -> np.ndarray:
     """``|Σα − 1|`` in units of the spacing of floats just below 1 (2⁻⁵³)."""
+    row_sums = _check.array("row_sums", row_sums)
     return np.abs(row_sums - 1.0) / 2.0**-53
 
 

@@ -99,6 +99,8 @@ def widget(name: str):
 
     from .interactive import SPECS
 
+    if name not in SPECS:
+        raise ValueError(f"name must be one of {sorted(SPECS)}, got {name!r}")
     data = json.dumps(SPECS[name](), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     html = (f'<div class="ch09-widget" id="ch09-{name}">'
             f'<script type="application/json" class="ch09-data">{data}</script></div>')

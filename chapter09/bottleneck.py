@@ -83,6 +83,13 @@ class Pigeonhole:
 def encode(sentences: np.ndarray, embedding: np.ndarray, q: int) -> np.ndarray:
     """A toy encoder: a position-weighted sum of word vectors, squashed by tanh, then
     each component quantised to ``q`` bits (``2^q`` levels over [-1, 1])."""
+    sentences = np.asarray(sentences)
+    embedding = _check.array("embedding", embedding, ndim=2)
+    q = _check.integer("q", q, 1, 62)
+    if sentences.ndim != 2 or not np.issubdtype(sentences.dtype, np.integer):
+        raise ValueError("sentences must be a 2-D array of word indices")
+    if sentences.size and (sentences.min() < 0 or sentences.max() >= embedding.shape[0]):
+        raise ValueError(f"sentences must index words 0 … {embedding.shape[0] - 1}")
     L = sentences.shape[1]
     weights = 1.0 / np.arange(1, L + 1)                   # earlier words weigh more
     h = np.tanh(np.einsum("l,nld->nd", weights, embedding[sentences]))

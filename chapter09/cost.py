@@ -70,6 +70,11 @@ def solve_quadratic(a: int, b: int, c: int) -> tuple:
     >>> solve_quadratic(1, -3, 2)
     (1, 2)
     """
+    a = _check.integer("a", a, -(10**30), 10**30)
+    b = _check.integer("b", b, -(10**30), 10**30)
+    c = _check.integer("c", c, -(10**30), 10**30)
+    if a == 0:
+        raise ValueError("a must be non-zero (a quadratic)")
     disc = b * b - 4 * a * c
     if disc < 0:
         return ()

@@ -34,12 +34,21 @@ CHANNELS, TOP_K = 16, 2
 N_SEEDS = 200
 
 
+def _pair(a, b) -> tuple[np.ndarray, np.ndarray]:
+    a, b = _check.array("a", a, ndim=1), _check.array("b", b, ndim=1)
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must have the same shape, got {a.shape} and {b.shape}")
+    return a, b
+
+
 def reference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    a, b = _pair(a, b)
     return sigmoid(a) * b
 
 
 def lstm_gate(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The LSTM's cell update with the forget path closed and an empty cell."""
+    a, b = _pair(a, b)
     f, c_prev = np.zeros_like(a), np.zeros_like(a)
     i, g = sigmoid(a), b
     return f * c_prev + i * g
@@ -47,6 +56,7 @@ def lstm_gate(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def moe(a: np.ndarray, b: np.ndarray, top_k: int) -> np.ndarray:
     """One expert per channel, gate σ(a_j); only the top-k gates are computed."""
+    a, b = _pair(a, b)
     top_k = _check.integer("top_k", top_k, 1, a.shape[-1])
     gate = sigmoid(a)
     chosen = np.argsort(-gate, kind="stable")[:top_k]
@@ -56,11 +66,15 @@ def moe(a: np.ndarray, b: np.ndarray, top_k: int) -> np.ndarray:
 
 
 def swish(a: np.ndarray) -> np.ndarray:
+    a = _check.array("a", a)
     return a * sigmoid(a)
 
 
 def swiglu(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """SwiGLU's form, Swish(a)⊙b', fed with b' = b/a so that it equals σ(a)⊙b in exact arithmetic."""
+    a, b = _pair(a, b)
+    if np.any(a == 0):
+        raise ValueError("a must have no zero component (the SwiGLU path divides b by a)")
     return swish(a) * (b / a)
 
 

@@ -54,6 +54,9 @@ def draw_weights(d: int, seed: int, gate_scale: float = GATE_SCALE) -> LSTMWeigh
 
     A stream apart keeps widget 1's draw — and so the shared inputs — untouched.
     """
+    d = _check.integer("d", d, 1, 512)
+    seed = _check.integer("seed", seed, 0, 2**63 - 1)
+    gate_scale = _check.real("gate_scale", gate_scale, 0.0, rnn.MAX_SCALE)
     rng = np.random.default_rng([seed, 2])
     W = {k: _check.frozen(gate_scale * rng.standard_normal((d, d)) / np.sqrt(d)) for k in GATES}
     U = {k: _check.frozen(gate_scale * rng.standard_normal((d, d)) / np.sqrt(d)) for k in GATES}
@@ -61,13 +64,17 @@ def draw_weights(d: int, seed: int, gate_scale: float = GATE_SCALE) -> LSTMWeigh
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
-    """σ(z) without overflow for either sign of z (σ(+∞) = 1 exactly)."""
+    """σ(z) without overflow for either sign of z (σ(+∞) = 1 exactly; NaN is refused)."""
+    z = np.asarray(z, dtype=np.float64)
+    if np.any(np.isnan(z)):
+        raise ValueError("z must hold no NaN")
     e = np.exp(-np.abs(z))
     return np.where(z >= 0, 1 / (1 + e), e / (1 + e))
 
 
 def logit(p: float) -> float:
     """σ⁻¹(p); ``logit(1) = +∞``, so a gated forget gate with f = 1 stays exactly open."""
+    p = _check.real("p", p, 0.0, 1.0, lo_open=True)
     return np.inf if p == 1 else float(np.log(p / (1 - p)))
 
 
@@ -84,7 +91,11 @@ class Trace:
 
 
 def forward(w: LSTMWeights, x: np.ndarray, forget: float, pinned: bool) -> Trace:
+    x = _check.array("x", x, ndim=2)
+    forget = _check.real("forget", forget, 0.0, 1.0, lo_open=True)
     T, d = x.shape[0], w.W["i"].shape[0]
+    if x.shape[1] != w.W["i"].shape[1]:
+        raise ValueError(f"x must have {w.W['i'].shape[1]} columns, got shape {x.shape}")
     c, h = np.zeros((T + 1, d)), np.zeros((T + 1, d))
     gates = {k: np.empty((T, d)) for k in GATES}
     bias = logit(forget)
@@ -103,7 +114,10 @@ def backprop(w: LSTMWeights, tr: Trace, u: np.ndarray, pinned: bool):
 
     Returns ``(dc, dh, cell_path)``, each of shape (T+1, d).
     """
+    u = _check.array("u", u, ndim=1)
     T, d = tr.i.shape
+    if u.shape[0] != d:
+        raise ValueError(f"u must have {d} components, got {u.shape[0]}")
     dc, dh, cell = np.zeros((T + 1, d)), np.zeros((T + 1, d)), np.zeros((T + 1, d))
     dh[0] = u
     dc[0] = u * tr.o[T - 1] * (1 - np.tanh(tr.c[T]) ** 2)
@@ -179,6 +193,8 @@ class IdentityCheck:
 
 def jacobian(fn, x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
     """∂fn/∂x by central differences, one column per coordinate of x."""
+    x = _check.array("x", x, ndim=1)
+    eps = _check.real("eps", eps, 0.0, 1.0, lo_open=True)
     cols = []
     for j in range(x.size):
         e = np.zeros_like(x)

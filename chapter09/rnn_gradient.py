@@ -43,7 +43,7 @@ from . import _check
 
 D, T = 10, 40
 W_SCALE, INPUT_SCALE = 0.8, 1.0
-MAX_SCALE = 10.0
+MIN_SCALE, MAX_SCALE = 0.01, 10.0
 GELFAND_SQUARINGS = 40  # k = 2^40 in ‖A^k‖^{1/k}
 
 
@@ -106,6 +106,9 @@ def gelfand_radius(A: np.ndarray, squarings: int = GELFAND_SQUARINGS) -> float:
 
 def eigen_radius(A: np.ndarray) -> float:
     """The same radius from the eigenvalues, ``max |λ|``: the check of :func:`gelfand_radius`."""
+    A = _check.array("A", A, ndim=2)
+    if A.shape[0] != A.shape[1]:
+        raise ValueError(f"A must be a square matrix, got shape {A.shape}")
     return float(np.max(np.abs(np.linalg.eigvals(A))))
 
 
@@ -117,7 +120,7 @@ def tanh_prime(a: np.ndarray) -> np.ndarray:
     Written this way it never overflows, and it stays accurate where ``1 - tanh²``
     would round to an exact 0 (|a| ≳ 19).
     """
-    e = np.exp(-2.0 * np.abs(a))
+    e = np.exp(-2.0 * np.abs(_check.array("a", a)))
     return 4.0 * e / (1.0 + e) ** 2
 
 
@@ -128,6 +131,10 @@ def forward(W_hh: np.ndarray, W_xh: np.ndarray, x: np.ndarray) -> np.ndarray:
 
     ``W_hh`` and ``W_xh`` may carry leading batch axes (a sweep over scales).
     """
+    W_hh, W_xh = _check.array("W_hh", W_hh, min_ndim=2), _check.array("W_xh", W_xh, min_ndim=2)
+    x = _check.array("x", x, ndim=2)
+    if W_hh.shape[-1] != W_hh.shape[-2] or W_xh.shape[-2] != W_hh.shape[-1] or W_xh.shape[-1] != x.shape[1]:
+        raise ValueError(f"shapes do not chain: W_hh {W_hh.shape}, W_xh {W_xh.shape}, x {x.shape}")
     batch = np.broadcast_shapes(W_hh.shape[:-2], W_xh.shape[:-2])
     h = np.zeros(batch + (W_hh.shape[-1],))
     a = np.empty(batch + x.shape)
@@ -142,8 +149,14 @@ def backprop(W_hh: np.ndarray, a: np.ndarray, u: np.ndarray) -> tuple[np.ndarray
 
     Returns ``(directions, log_norms)`` of shapes ``(..., T+1, d)`` and ``(..., T+1)``;
     the gradient is ``exp(log_norms[k]) · directions[k]``.  Renormalising at every
-    step keeps the recursion free of overflow and underflow however long T is.
+    step keeps the recursion free of overflow and underflow however long T is; a
+    gradient that is exactly zero (every tanh′ underflowed) has log norm ``-inf``
+    from there on, and a zero direction — never NaN.
     """
+    W_hh, a = _check.array("W_hh", W_hh, min_ndim=2), _check.array("a", a, min_ndim=2)
+    u = _check.array("u", u, ndim=1)
+    if a.shape[-1] != u.shape[0] or W_hh.shape[-1] != u.shape[0]:
+        raise ValueError(f"shapes do not chain: W_hh {W_hh.shape}, a {a.shape}, u {u.shape}")
     T = a.shape[-2]
     g = np.broadcast_to(u, a.shape[:-2] + u.shape).astype(np.float64)
     directions = np.empty(a.shape[:-2] + (T + 1, u.shape[-1]))
@@ -152,8 +165,9 @@ def backprop(W_hh: np.ndarray, a: np.ndarray, u: np.ndarray) -> tuple[np.ndarray
     for k in range(1, T + 1):
         g = _matvec(np.swapaxes(W_hh, -1, -2), tanh_prime(a[..., T - k, :]) * g)
         norm = np.linalg.norm(g, axis=-1)
-        log_norms[..., k] = log_norms[..., k - 1] + np.log(norm)
-        g = g / norm[..., None]
+        with np.errstate(divide="ignore"):
+            log_norms[..., k] = log_norms[..., k - 1] + np.log(norm)
+        g = np.divide(g, norm[..., None], out=np.zeros_like(g), where=norm[..., None] > 0)
         directions[..., k, :] = g
     return directions, log_norms
 
@@ -163,10 +177,16 @@ def _matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 
 def slope(log_norms: np.ndarray) -> np.ndarray:
-    """Least-squares slope of ``log_norms`` against the steps back ``k = 0 … T``."""
+    """Least-squares slope of ``log_norms`` against the steps back ``k = 0 … T``
+    (``-inf`` where the gradient vanished exactly on the way)."""
+    log_norms = np.asarray(log_norms, dtype=np.float64)
+    if log_norms.ndim < 1 or log_norms.shape[-1] < 2 or np.any(np.isnan(log_norms)) or np.any(log_norms == np.inf):
+        raise ValueError("log_norms must hold at least two values per row, none NaN or +inf")
     k = np.arange(log_norms.shape[-1], dtype=np.float64)
     k -= k.mean()
-    return (log_norms * k).sum(axis=-1) / (k * k).sum()
+    vanished = np.isneginf(log_norms).any(axis=-1)
+    finite = np.where(np.isneginf(log_norms), 0.0, log_norms)
+    return np.where(vanished, -np.inf, (finite * k).sum(axis=-1) / (k * k).sum())
 
 
 # --- the readout ---------------------------------------------------------------------
@@ -201,7 +221,9 @@ class RNNGradient:
 
     @property
     def relative_error(self) -> float:
-        """|measured − predicted| / |predicted|: how far the straight line misses."""
+        """|measured − predicted| / |predicted|: how far the straight line misses (inf if predicted is 0)."""
+        if self.predicted_slope == 0:
+            return float("inf")
         return abs(self.measured_slope - self.predicted_slope) / abs(self.predicted_slope)
 
     @property
@@ -216,7 +238,7 @@ class RNNGradient:
 def simulate(d: int = D, T: int = T, w_scale: float = W_SCALE,
              input_scale: float = INPUT_SCALE, seed: int = 0) -> RNNGradient:
     """Run widget 1 for one setting."""
-    w_scale = _check.real("w_scale", w_scale, 0.0, MAX_SCALE, lo_open=True)
+    w_scale = _check.real("w_scale", w_scale, MIN_SCALE, MAX_SCALE)
     input_scale = _check.real("input_scale", input_scale, 0.0, MAX_SCALE)
     dr = draw(d, T, seed)
     W_hh, W_xh = _check.frozen(w_scale * dr.W0), _check.frozen(input_scale * dr.U0)
@@ -269,7 +291,7 @@ def sweep(input_scale: float = INPUT_SCALE, seed: int = 0, d: int = D, T: int = 
     if scales.ndim != 1 or scales.size == 0:
         raise ValueError("scales must be a non-empty 1-D array")
     for s in scales:
-        _check.real("scales", s, 0.0, MAX_SCALE, lo_open=True)
+        _check.real("scales", s, MIN_SCALE, MAX_SCALE)
     dr = draw(d, T, seed)
     W_hh = scales[:, None, None] * dr.W0
     a = forward(W_hh, input_scale * dr.U0, dr.x)
@@ -288,6 +310,10 @@ def first_crossing(scales: np.ndarray, values: np.ndarray, level: float) -> floa
     >>> first_crossing(np.array([1.0, 2.0, 3.0]), np.array([0.0, 0.5, 1.5]), 1.0)
     2.5
     """
+    scales, values = _check.array("scales", scales, ndim=1), np.asarray(values, dtype=np.float64)
+    if values.shape != scales.shape or np.any(np.isnan(values)):
+        raise ValueError("values must match scales in shape and hold no NaN")
+    level = _check.real("level", level, -1e300, 1e300)
     above = np.asarray(values) >= level
     hits = np.nonzero(above[1:] & ~above[:-1])[0]
     if above[0] or hits.size == 0:
@@ -308,6 +334,7 @@ FLIP_LIMIT = 1.5             # "the slope flips when ρ passes 1" counts as hold
 
 def narrative(seed: int) -> dict[str, bool]:
     """The three statements the page's story needs, for one seed."""
+    seed = _check.integer("seed", seed, 0, 2**63 - 1)
     default = simulate(seed=seed)
     sat = simulate(w_scale=SATURATING[0], input_scale=SATURATING[1], seed=seed)
     small = simulate(w_scale=SMALL_INPUT[0], input_scale=SMALL_INPUT[1], seed=seed)

@@ -1,0 +1,185 @@
+"""Property-based tests (hypothesis): the formats, the exact arithmetic, the softmax,
+and bad input everywhere."""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from chapter09 import attention as w4
+from chapter09 import bottleneck as w3
+from chapter09 import cost as w5
+from chapter09 import fmt, gates
+from chapter09 import lstm_gradient as w2
+from chapter09 import rnn_gradient as w1
+
+reals = st.floats(min_value=-1e12, max_value=1e12, allow_nan=False, allow_infinity=False)
+
+
+def parse(text: str) -> float:
+    """Read a Catalan number back (thousands dot, decimal comma, NBSP %)."""
+    return float(text.replace("\u00a0%", "").replace(".", "").replace(",", "."))
+
+
+@given(reals, st.integers(0, 6))
+def test_decimal_reads_back_to_the_rounded_value(x, digits):
+    text = fmt.decimal(x, digits)
+    assert not text.startswith("-0") or parse(text) != 0
+    assert abs(parse(text) - x) <= 0.5 * 10**-digits * (1 + 1e-9) + abs(x) * 1e-15
+    assert "." not in text.split(",")[-1] if "," in text else True
+    assert text.count(",") == (1 if digits else 0)
+
+
+@given(st.integers(-(10**15), 10**15))
+def test_integer_reads_back(n):
+    text = fmt.integer(n)
+    assert int(text.replace(".", "")) == n
+    assert all(len(group) == 3 for group in text.lstrip("-").split(".")[1:])
+
+
+@given(st.floats(min_value=-10, max_value=10, allow_nan=False), st.integers(0, 4))
+def test_percent_reads_back(share, digits):
+    text = fmt.percent(share, digits)
+    assert text.endswith("\u00a0%")
+    assert abs(parse(text) - 100 * share) <= 0.5 * 10**-digits * (1 + 1e-9) + 1e-9
+
+
+@given(st.floats(min_value=1e-300, max_value=1e300), st.booleans())
+def test_power_of_ten_mantissa_and_value(x, negative):
+    x = -x if negative else x
+    text = fmt.power_of_ten(x)
+    mantissa, exponent = text.split("·10")
+    m = float(mantissa.replace(",", "."))
+    e = int(exponent.translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")))
+    assert 1 <= abs(m) < 10
+    assert math.isclose(m * 10.0**e, x, rel_tol=0.006)
+
+
+@given(st.integers(0, 10**18))
+def test_si_bytes_never_reads_more_than_one_prefix_too_far(n):
+    text = fmt.si_bytes(n)
+    number, unit = text.split("\u00a0")
+    assert unit in ("B", "kB", "MB", "GB", "TB", "PB")
+    assert 1 <= parse(number) < 1000.05 or n < 1
+
+
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(2, 40), st.integers(1, 8))
+def test_bottleneck_fraction_is_exact_for_small_integers(d, q, V, L):
+    b = w3.bottleneck(d, q, V, L)
+    assert b.fraction == min(Fraction(1), Fraction(2 ** (d * q), V**L))
+    assert b.codes == 2 ** (d * q) and b.sentences == V**L
+    assert math.isclose(b.missing_bits, L * math.log2(V) - d * q, abs_tol=1e-9)
+
+
+@settings(max_examples=200, deadline=None)
+@given(arrays(np.float64, st.tuples(st.integers(1, 9), st.integers(1, 9)),
+              elements=st.floats(-1e3, 1e3, allow_nan=False)),
+       st.floats(min_value=-3, max_value=3))
+def test_attention_rows_for_any_scores_and_temperature(scores, log_tau):
+    alpha = w4.softmax(scores, 10.0**log_tau)
+    assert np.all(np.isfinite(alpha)) and np.all(alpha >= 0) and np.all(alpha <= 1)
+    # each weight carries a few ulps (exp, and the log of the normaliser): n + 2 ulps of 1 in all
+    assert np.all(np.abs(alpha.sum(axis=1) - 1) <= (scores.shape[1] + 2) * 2.0**-52)
+    span = w4.effective_span(alpha)
+    assert np.all(span >= 1 - 1e-12) and np.all(span <= scores.shape[1] * (1 + 1e-12))
+
+
+@settings(max_examples=100, deadline=None)
+@given(arrays(np.float64, st.tuples(st.integers(1, 7), st.integers(1, 5)), elements=st.floats(-100, 100)),
+       st.floats(min_value=-3, max_value=3))
+def test_context_never_leaves_the_hull(states, log_tau):
+    n = states.shape[0]
+    alpha = w4.softmax(w4.alignment_scores(n), 10.0**log_tau)
+    context = alpha @ states
+    lo, hi = states.min(axis=0), states.max(axis=0)
+    scale = np.maximum(np.abs(lo), np.abs(hi))
+    # float64: at most a few ulps outside; the widget's own data measure exactly 0,0
+    assert w4.hull_excess(context, states) <= 4 * np.spacing(scale.max() + 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(0.01, 10), st.floats(0, 10), st.integers(0, 50), st.integers(2, 60), st.integers(1, 12))
+def test_rnn_readout_never_holds_nan(w_scale, input_scale, seed, T, d):
+    r = w1.simulate(d=d, T=T, w_scale=w_scale, input_scale=input_scale, seed=seed)
+    assert not np.any(np.isnan(r.log_grad_norms)) and not math.isnan(r.measured_slope)
+    assert math.isfinite(r.spectral_radius) and 0 < r.mean_tanh_prime <= 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.floats(0.01, 1.0), st.booleans(), st.integers(0, 50), st.floats(0, 3))
+def test_lstm_readout_never_holds_nan(forget, pinned, seed, gate_scale):
+    r = w2.simulate(forget=forget, pinned=pinned, seed=seed, gate_scale=gate_scale)
+    assert np.all(np.isfinite(r.log_cell)) and not np.any(np.isnan(r.log_whole))
+    assert math.isfinite(r.cell_path_factor) and not math.isnan(r.whole_factor)
+
+
+def test_a_gradient_that_vanishes_exactly_is_minus_infinity_not_nan():
+    a = np.full((3, 2), 1e4)  # tanh′ underflows to exactly 0
+    _, log_norms = w1.backprop(np.eye(2), a, np.array([1.0, 0.0]))
+    assert log_norms[0] == 0 and np.all(np.isneginf(log_norms[1:]))
+    assert w1.slope(log_norms) == -np.inf
+
+
+# --- bad input everywhere ---------------------------------------------------------------------
+
+BAD_REALS = [float("nan"), float("inf"), -float("inf"), "1", None, True, [1.0], 1j]
+BAD_INTS = [1.5, float("nan"), "3", None, True, -1, 10**30]
+
+CALLS_REAL = {
+    "w_scale": lambda v: w1.simulate(w_scale=v), "input_scale": lambda v: w1.simulate(input_scale=v),
+    "forget": lambda v: w2.simulate(forget=v), "gate_scale": lambda v: w2.simulate(gate_scale=v),
+    "temperature": lambda v: w4.attend(temperature=v), "slope": lambda v: w4.attend(slope=v),
+    "x": lambda v: fmt.decimal(v), "share": lambda v: fmt.percent(v), "n_bytes": lambda v: fmt.si_bytes(v),
+    "p": lambda v: w2.logit(v),
+}
+CALLS_INT = {
+    "d": lambda v: w1.simulate(d=v), "T": lambda v: w1.simulate(T=v), "seed": lambda v: w1.simulate(seed=v),
+    "q": lambda v: w3.bottleneck(q=v), "V": lambda v: w3.bottleneck(V=v), "L": lambda v: w5.ratio(v, 8),
+    "top_k": lambda v: gates.gates(top_k=v), "channels": lambda v: gates.gates(channels=v),
+    "n_seeds": lambda v: w1.robustness(n_seeds=v), "digits": lambda v: fmt.decimal(1.0, v),
+    "layers": lambda v: w5.kv_cache_bytes(layers=v),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CALLS_REAL))
+@pytest.mark.parametrize("value", BAD_REALS, ids=repr)
+def test_bad_reals_are_refused_by_name(name, value):
+    with pytest.raises(ValueError, match=rf"^{name} must"):
+        CALLS_REAL[name](value)
+
+
+@pytest.mark.parametrize("name", sorted(CALLS_INT))
+@pytest.mark.parametrize("value", BAD_INTS, ids=repr)
+def test_bad_integers_are_refused_by_name(name, value):
+    with pytest.raises(ValueError, match=rf"^{name} must"):
+        CALLS_INT[name](value)
+
+
+@pytest.mark.parametrize("value", [1.5, float("nan"), "3", None, True], ids=repr)
+def test_integer_format_refuses_what_is_not_an_integer(value):
+    with pytest.raises(ValueError, match="^n must be an integer"):
+        fmt.integer(value)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: w1.forward(np.eye(2), np.eye(2), np.array([[np.nan, 0.0]])), "x"),
+    (lambda: w1.backprop(np.eye(2), np.zeros((3, 2)), np.ones(3)), "shapes"),
+    (lambda: w1.tanh_prime([np.inf]), "a"),
+    (lambda: w1.eigen_radius(np.ones((2, 3))), "A"),
+    (lambda: w1.first_crossing(np.arange(3.0), np.arange(4.0), 0.0), "values"),
+    (lambda: w4.softmax(np.array([[1.0, np.nan]]), 1.0), "scores"),
+    (lambda: w4.effective_span(np.array([[-0.5, 1.5]])), "alpha"),
+    (lambda: w4.hull_excess(np.zeros((2, 3)), np.zeros((2, 4))), "context"),
+    (lambda: gates.swiglu(np.array([0.0, 1.0]), np.array([1.0, 1.0])), "a"),
+    (lambda: gates.reference(np.ones(3), np.ones(4)), "a and b"),
+    (lambda: w5.solve_quadratic(0, 1, 1), "a"),
+    (lambda: w3.encode(np.array([[0, 9]]), np.zeros((3, 2)), 4), "sentences"),
+    (lambda: w2.jacobian(lambda v: v, np.ones(2), eps=0.0), "eps"),
+])
+def test_bad_arrays_are_refused_by_name(call, name):
+    with pytest.raises(ValueError, match=rf"^{name}"):
+        call()
