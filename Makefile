@@ -4,10 +4,10 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: html test pdf preview clean
+.PHONY: html test pdf bench preview clean
 
 html: $(STAMP)
-	$(BIN)/sphinx-build -W --keep-going -c . book _build/html
+	$(BIN)/sphinx-build -j auto -W --keep-going -c . book _build/html
 	@echo "Llibre construït: obre _build/html/index.html"
 
 test: $(STAMP)
@@ -15,8 +15,11 @@ test: $(STAMP)
 
 pdf: $(STAMP)
 	bash tools/install-tex.sh
-	LATEXMKOPTS=-silent $(BIN)/sphinx-build -M latexpdf book _build -c . -W --keep-going
+	LATEXMKOPTS=-silent $(BIN)/sphinx-build -M latexpdf book _build -c . -j auto -W --keep-going
 	@echo "PDF construït: _build/latex/capitol-09.pdf"
+
+bench: $(STAMP)
+	$(BIN)/python tools/bench.py
 
 preview: $(STAMP)
 	$(BIN)/sphinx-autobuild -c . book _build/html --watch chapter09

@@ -24,7 +24,7 @@ def build_book(out: Path, cache: Path) -> subprocess.CompletedProcess:
     """``sphinx-build -W`` of the book into ``out`` with its own execution cache."""
     env = dict(os.environ, CHAPTER09_CACHE=str(cache))
     return subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+        [sys.executable, "-m", "sphinx", "-j", "auto", "-W", "--keep-going", "-q", "-b", "html",
          "-c", str(ROOT), "-d", str(out / ".doctrees"), str(BOOK), str(out / "html")],
         env=env, capture_output=True, text=True, timeout=900)
 
@@ -68,6 +68,6 @@ def built_pdf(tmp_path_factory, execution_cache, built_book) -> Path:
     env = dict(os.environ, CHAPTER09_CACHE=str(execution_cache), LATEXMKOPTS="-silent")
     result = subprocess.run(
         [sys.executable, "-m", "sphinx", "-M", "latexpdf", str(BOOK), str(out), "-c", str(ROOT),
-         "-W", "--keep-going", "-q"], env=env, capture_output=True, text=True, timeout=900)
+         "-j", "auto", "-W", "--keep-going", "-q"], env=env, capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, f"PDF build failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}"
     return out / "latex" / "capitol-09.pdf"

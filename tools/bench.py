@@ -1,0 +1,124 @@
+"""Measure the book's build, side by side, on this machine: ``make bench``.
+
+Works on a temporary copy of the repository (so edits never touch the checkout):
+
+a. clean HTML build, pages executed (fresh output, fresh execution cache)
+b. clean HTML build with execution off (-D nb_execution_mode=off): Sphinx's own floor
+c. rebuild after a prose-only edit of one page
+d. rebuild after an edit of one chapter09 module (attention.py): which pages re-execute
+e. no-op rebuild
+
+Each is run RUNS times; the table shows medians and the ratios a/b and c/e.  Then the
+compute time of each widget's functions, in this process.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+COPY = ("book", "chapter09", "_ext", "locale", "text", "conf.py")
+RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+JOBS = os.environ.get("BENCH_JOBS", "auto")
+
+
+def sphinx(repo: Path, out: str, cache: Path, *extra: str) -> tuple[float, str]:
+    env = dict(os.environ, CHAPTER09_CACHE=str(cache))
+    start = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", "html", "-j", JOBS, "-c", str(repo), *extra,
+         str(repo / "book"), str(repo / "_build" / out)],
+        env=env, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if result.returncode != 0:
+        raise SystemExit(f"build failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
+    return elapsed, result.stdout + result.stderr
+
+
+def executed(log: str) -> list[str]:
+    return sorted(set(re.findall(r"([\w-]+)\.md: Executing notebook", log)))
+
+
+def copy_repo(into: Path) -> Path:
+    repo = into / "repo"
+    for name in COPY:
+        source = ROOT / name
+        (shutil.copytree if source.is_dir() else shutil.copy2)(
+            source, repo / name, **({"ignore": shutil.ignore_patterns("__pycache__")} if source.is_dir() else {}))
+    return repo
+
+
+def measure() -> dict:
+    times = {k: [] for k in "abcde"}
+    reexecuted = []
+    for run in range(RUNS):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            repo = copy_repo(tmp)
+            t, _ = sphinx(repo, "a", tmp / f"cache-{run}")
+            times["a"].append(t)
+            t, _ = sphinx(repo, "b", tmp / "cache-off", "-D", "nb_execution_mode=off")
+            times["b"].append(t)
+            t, _ = sphinx(repo, "a", tmp / f"cache-{run}")
+            times["e"].append(t)
+            page = repo / "book" / "03-coll-ampolla.md"
+            page.write_text(page.read_text(encoding="utf-8").replace(
+                "Cap arquitectura no hi pot fer res;", f"Cap arquitectura no hi pot fer res ({run});"),
+                encoding="utf-8")
+            t, _ = sphinx(repo, "a", tmp / f"cache-{run}")
+            times["c"].append(t)
+            module = repo / "chapter09" / "attention.py"
+            module.write_text(module.read_text(encoding="utf-8") + f"\n# benchmark edit {run}\n", encoding="utf-8")
+            t, log = sphinx(repo, "a", tmp / f"cache-{run}")
+            times["d"].append(t)
+            reexecuted.append(executed(log))
+    return {"times": {k: statistics.median(v) for k, v in times.items()}, "all": times,
+            "reexecuted": reexecuted}
+
+
+def widget_times() -> dict:
+    sys.path.insert(0, str(ROOT))
+    from chapter09 import attention, claims, gates, interactive, lstm_gradient, rnn_gradient
+
+    for cached in (rnn_gradient.page_seed, rnn_gradient.robustness, lstm_gradient.robustness,
+                   attention.robustness, gates.robustness, *claims.WIDGETS):
+        cached.cache_clear()  # time the computation, not a lookup
+    out = {}
+    for build in claims.WIDGETS:
+        start = time.perf_counter()
+        build()
+        name = build.__name__.replace("widget", "W")
+        out[name] = {"registry": time.perf_counter() - start}
+        start = time.perf_counter()
+        interactive.SPECS["w" + name[1:]]()
+        out[name]["controls"] = time.perf_counter() - start
+    return out
+
+
+def main() -> None:
+    result = measure()
+    m = result["times"]
+    ca = lambda x: f"{x:.2f}".replace(".", ",")  # noqa: E731
+    print(f"\nConstrucció del llibre: mediana de {RUNS} execucions, -j {JOBS}\n")
+    labels = {"a": "a) neta, executant les pàgines", "b": "b) neta, sense executar (el mínim de Sphinx)",
+              "c": "c) després d'editar la prosa d'una pàgina", "d": "d) després d'editar chapter09/attention.py",
+              "e": "e) sense cap canvi"}
+    for k in "abcde":
+        print(f"  {labels[k]:<48} {ca(m[k]):>7} s   ({', '.join(ca(t) for t in result['all'][k])})")
+    print(f"\n  a/b = {ca(m['a'] / m['b'])} (objectiu ≤ 1,5)    c/e = {ca(m['c'] / m['e'])} (objectiu ≤ 1,2)")
+    print(f"  pàgines tornades a executar a (d): {result['reexecuted'][0]}")
+    print("\nTemps de càlcul de cada widget (s):")
+    for name, t in widget_times().items():
+        print(f"  {name}: registre {ca(t['registry'])}, controls {ca(t['controls'])}")
+
+
+if __name__ == "__main__":
+    main()
