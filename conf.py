@@ -42,6 +42,11 @@ nb_execution_timeout = 300  # the slowest page takes a few seconds; this is a ha
 # Sphinx read every page again.
 nb_execution_cache_path = os.environ.get(
     "CHAPTER09_CACHE", str(ROOT / "_build" / ".jupyter_cache")) + "/" + source_digest()
+# Create the cache (folder and database) here, once: with -j the parallel readers would
+# otherwise race to create it and one of them fails (FileExistsError).
+from jupyter_cache import get_cache  # noqa: E402
+
+get_cache(nb_execution_cache_path).db
 nb_merge_streams = True
 nb_render_markdown_format = "myst"  # tables written by cells
 
