@@ -12,7 +12,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "_ext"))  # the book's own small Sphinx extensions
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 
-from chapter09.provenance import source_digest  # noqa: E402
+from chapter09.provenance import library_digest  # noqa: E402
 
 # -- the book --------------------------------------------------------------------
 CHAPTER_NUMBER, CHAPTER_TITLE = 9, "RNN, LSTM, seq2seq i el naixement de l'atenció"
@@ -23,7 +23,7 @@ language = "ca"
 root_doc = "index"
 exclude_patterns = ["**.ipynb_checkpoints"]
 
-extensions = ["myst_nb", "sphinxcontrib.bibtex", "catalan", "offline_math", "notebooks"]
+extensions = ["myst_nb", "sphinxcontrib.bibtex", "catalan", "offline_math", "notebooks", "exec_deps"]
 templates_path = ["book/_templates"]  # Catalan for the theme's hard-coded strings
 bibtex_bibfiles = ["book/referencies.bib"]  # relative to this folder
 bibtex_reference_style = "author_year"
@@ -37,11 +37,11 @@ nb_execution_mode = "cache"
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_execution_timeout = 300  # the slowest page takes a few seconds; this is a hang guard
-# The cache is keyed on chapter09's sources and library versions (see chapter09/provenance.py):
-# a new digest is a new, empty cache, and — being a changed config value — makes
-# Sphinx read every page again.
+# The cache folder is named by the library versions (a new numpy executes everything
+# again); within it, _ext/exec_deps.py re-executes each page when the chapter09 code that
+# page imports changes, and only then (see chapter09/provenance.py).
 nb_execution_cache_path = os.environ.get(
-    "CHAPTER09_CACHE", str(ROOT / "_build" / ".jupyter_cache")) + "/" + source_digest()
+    "CHAPTER09_CACHE", str(ROOT / "_build" / ".jupyter_cache")) + "/" + library_digest()
 # Create the cache (folder and database) here, once: with -j the parallel readers would
 # otherwise race to create it and one of them fails (FileExistsError).
 from jupyter_cache import get_cache  # noqa: E402

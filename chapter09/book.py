@@ -8,7 +8,6 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 
 from . import plots
-from .claims import WidgetClaims, registry
 
 
 def setup() -> None:
@@ -66,42 +65,18 @@ def markdown_table(header: list[str], rows: list[list[str]]):
     return Markdown("\n".join([line(header), line(["---"] * len(header)), *map(line, rows)]))
 
 
-def claims_table(widgets: tuple[WidgetClaims, ...] | None = None):
-    """Every claim: what the text says, what the code computes, whether it holds."""
-    widgets = registry() if widgets is None else widgets
-    rows = []
-    for w in widgets:
-        corrected = {c.claim for c in w.corrections}
-        for c in w.claims:
-            verdict = ("es compleix" if c.holds else "**no es compleix**") + (
-                " (corregida)" if c.id in corrected else "")
-            rows.append([c.id, c.text_says, w.render(c.computed), w.render(c.robustness) or "—",
-                         verdict])
-    return markdown_table(["id", "el text diu", "el codi calcula", "llavors on es compleix",
-                           "veredicte"], rows)
-
-
-def corrections_table(widgets: tuple[WidgetClaims, ...] | None = None):
-    """Every change made to the author's words, with the measured reason."""
-    widgets = registry() if widgets is None else widgets
-    rows = [[c.claim, f"«{c.original}»", f"«{w.render(c.book)}»", w.render(c.reason)]
-            for w in widgets for c in w.corrections]
-    return markdown_table(["id", "el text deia", "el llibre diu", "per què"], rows)
-
-
-def widget(name: str):
-    """The widget's controls for the HTML book: the precomputed states as JSON, drawn by
-    ``_static/ch09-widgets.js``.  The PDF gets nothing from this output (an empty
-    ``text/latex``): it shows the static figures and tables instead."""
+def widget(spec: dict):
+    """A widget's controls for the HTML book: ``spec`` (from its page module's
+    ``controls()``) written into the page as JSON, drawn by ``_static/ch09-widgets.js``.
+    The PDF gets nothing from this output (an empty ``text/latex``): it shows the
+    static figures and tables instead."""
     import json
 
     from IPython.display import display
 
-    from .interactive import SPECS
-
-    if name not in SPECS:
-        raise ValueError(f"name must be one of {sorted(SPECS)}, got {name!r}")
-    data = json.dumps(SPECS[name](), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    html = (f'<div class="ch09-widget" id="ch09-{name}">'
+    if not isinstance(spec, dict) or not {"widget", "controls", "states"} <= set(spec):
+        raise ValueError("spec must be a widget's controls(): a dict with widget, controls and states")
+    data = json.dumps(spec, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    html = (f'<div class="ch09-widget" id="ch09-{spec["widget"]}">'
             f'<script type="application/json" class="ch09-data">{data}</script></div>')
     display({"text/html": html, "text/latex": ""}, raw=True)

@@ -145,3 +145,11 @@ def kv_cache_bytes(L: int = L, d: int = D, layers: int = LAYERS, bytes_per_numbe
     layers = _check.integer("layers", layers, 1, 10_000)
     bytes_per_number = _check.integer("bytes_per_number", bytes_per_number, 1, 16)
     return 2 * layers * L * d * bytes_per_number
+
+
+def memory_curve(d: int = D, longest: int = L, points: int = 60):
+    """Tokens on a log grid up to ``longest``, with the KV-cache bytes at each (widget 6's plot)."""
+    longest = _check.integer("longest", longest, 1, 10**9)
+    points = _check.integer("points", points, 2, 10_000)
+    tokens = np.unique(np.round(np.logspace(0, np.log10(longest), points)).astype(np.int64))
+    return tokens, np.array([kv_cache_bytes(int(n), d) for n in tokens])

@@ -252,14 +252,11 @@ def plot_cost(sweep, length: int) -> Figure:
     return fig
 
 
-def plot_memory(d: int, longest: int) -> Figure:
+def plot_memory(tokens, kv_cache_bytes, state_bytes: float) -> Figure:
     """Bytes kept to generate the next token, against tokens generated (log–log)."""
-    from .cost import kv_cache_bytes, recurrent_state_bytes
-
     fig, ax = _figure(None)
-    L = np.unique(np.round(np.logspace(0, np.log10(longest), 60)).astype(np.int64))
-    ax.loglog(L, [kv_cache_bytes(int(n), d) for n in L], "-", color=BLUE, label="Transformer: KV-cache")
-    ax.loglog(L, np.full(L.shape, recurrent_state_bytes(d)), "-", color=ORANGE, label="RNN: estat")
+    ax.loglog(tokens, kv_cache_bytes, "-", color=BLUE, label="Transformer: KV-cache")
+    ax.loglog(tokens, np.full(len(tokens), state_bytes), "-", color=ORANGE, label="RNN: estat")
     ax.set_xlabel("tokens generats $L$")
     ax.set_ylabel("bytes")
     _log_log_ticks(ax)
@@ -269,15 +266,12 @@ def plot_memory(d: int, longest: int) -> Figure:
 
 # --- widget 7 ------------------------------------------------------------------------------
 
-def plot_gates(g) -> Figure:
+def plot_gates(reference, routed, top_k: int) -> Figure:
     """σ(a)⊙b per channel, and what the top-k router keeps of it."""
-    from .gates import moe, reference
-
     fig, ax = _figure(None)
-    j = np.arange(g.channels)
-    ax.bar(j - 0.2, reference(g.a, g.b), width=0.4, color=BLUE, label="σ(a)⊙b (porta, LSTM, SwiGLU)")
-    ax.bar(j + 0.2, moe(g.a, g.b, g.top_k), width=0.4, color=ORANGE,
-           label=f"router top-{g.top_k}")
+    j = np.arange(len(reference))
+    ax.bar(j - 0.2, reference, width=0.4, color=BLUE, label="σ(a)⊙b (porta, LSTM, SwiGLU)")
+    ax.bar(j + 0.2, routed, width=0.4, color=ORANGE, label=f"router top-{top_k}")
     ax.axhline(0, color=GREY, lw=0.8)
     ax.set_xticks(j, [str(i + 1) for i in j])
     ax.set_xlabel("canal")

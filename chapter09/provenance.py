@@ -1,35 +1,116 @@
-"""What the book's numbers depend on, as one digest.
+"""What the book's numbers depend on, as digests.
 
-myst-nb's execution cache is keyed on the cells' code only; the numbers also
-depend on this package and on the libraries that compute and format them.
-``conf.py`` puts the cache in a folder named by :func:`source_digest`, so any
-edit of ``chapter09`` (or a new numpy, matplotlib or babel) executes the pages
-again instead of showing stale numbers.
+myst-nb's execution cache is keyed on the cells' code only; the numbers also depend
+on this package and on the libraries that compute and format them.
+
+* :func:`library_digest` names the cache folder (``conf.py``): a new numpy,
+  matplotlib, babel… starts an empty cache, so every page executes again.
+* :func:`page_digest` is a page's own key: the sources of the ``chapter09`` modules
+  its code cells import, followed transitively through every ``import`` in them
+  (at module level or inside a function).  The book's ``exec_deps`` extension
+  re-executes exactly the pages whose digest changed — an edit of one widget's
+  module re-executes that widget's page (and the claims page), not the others.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import platform
+import re
 from importlib import metadata
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
-LIBRARIES = ("numpy", "matplotlib", "babel", "ipykernel", "myst-nb")
+LIBRARIES = ("numpy", "matplotlib", "babel", "num2words", "ipykernel", "myst-nb")
+CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.M | re.S)
 
 
-def source_digest(package: Path = PACKAGE, libraries: tuple[str, ...] = LIBRARIES) -> str:
-    """SHA-256 (first 16 hex digits) of the package's sources and the library versions."""
-    h = hashlib.sha256()
-    for path in sorted(package.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-            h.update(path.relative_to(package).as_posix().encode() + b"\0")
-            h.update(path.read_bytes() + b"\0")
-    h.update(f"python {platform.python_version()}\0".encode())
+def library_digest(libraries: tuple[str, ...] = LIBRARIES) -> str:
+    h = hashlib.sha256(f"python {platform.python_version()}\0".encode())
     for name in libraries:
         try:
             version = metadata.version(name)
         except metadata.PackageNotFoundError:
             version = "absent"
         h.update(f"{name} {version}\0".encode())
+    return h.hexdigest()[:16]
+
+
+def source_digest(package: Path = PACKAGE, libraries: tuple[str, ...] = LIBRARIES) -> str:
+    """Every source file of the package and the library versions: one digest."""
+    h = hashlib.sha256(library_digest(libraries).encode())
+    for path in sorted(package.rglob("*.py")):
+        if "__pycache__" not in path.parts:
+            h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def _module_file(name: str, package: Path) -> Path | None:
+    """The file of module ``chapter09.a.b`` (a package's ``__init__.py``), if it exists."""
+    parts = name.split(".")[1:]
+    base = package.joinpath(*parts)
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def imported_modules(tree: ast.AST, current: str, package: Path) -> set[str]:
+    """The ``chapter09`` modules an AST imports anywhere (``current``: its own dotted name)."""
+    root = package.name
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == root}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = current.split(".")
+                is_package = _module_file(current, package) == package.joinpath(*base[1:], "__init__.py")
+                base = base if is_package else base[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if module.split(".")[0] != root:
+                continue
+            found.add(module)
+            # "from chapter09 import fmt" imports the submodule fmt
+            found |= {f"{module}.{a.name}" for a in node.names if _module_file(f"{module}.{a.name}", package)}
+    return {m for m in found if _module_file(m, package)}
+
+
+def dependencies(modules: set[str], package: Path = PACKAGE) -> set[Path]:
+    """The files of ``modules``, their parent packages, and everything they import, transitively."""
+    seen, todo = set(), set(modules)
+    while todo:
+        name = todo.pop()
+        parts = name.split(".")
+        for k in range(1, len(parts) + 1):  # importing a.b.c runs a/__init__ and a/b/__init__ too
+            parent = ".".join(parts[:k])
+            if parent not in seen and _module_file(parent, package):
+                seen.add(parent)
+                path = _module_file(parent, package)
+                todo |= imported_modules(ast.parse(path.read_text(encoding="utf-8")), parent, package) - seen
+    return {_module_file(m, package) for m in seen}
+
+
+def page_modules(page_text: str, package: Path = PACKAGE) -> set[str]:
+    """The ``chapter09`` modules a MyST page's code cells import."""
+    modules = set()
+    for source in CELL.findall(page_text):
+        body = "\n".join(line for line in source.splitlines() if not line.startswith(":"))
+        try:
+            tree = ast.parse(body)
+        except SyntaxError:  # a cell we cannot read: depend on everything
+            return {f"{package.name}.{p.stem}" for p in package.glob("*.py")} | {package.name}
+        modules |= imported_modules(tree, "__page__", package)
+    return modules
+
+
+def page_digest(page_text: str, package: Path = PACKAGE) -> str:
+    """The digest of everything in ``chapter09`` that a page's numbers can depend on."""
+    h = hashlib.sha256(library_digest().encode())
+    for path in sorted(dependencies(page_modules(page_text, package), package)):
+        h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from chapter09 import attention as w4
-from chapter09 import claims, fmt, interactive
+from chapter09 import claims, fmt
+from chapter09.pages import attention, bottleneck, cost, gates, lstm_gradient, rnn_gradient
 from conftest import ensure_system_tool
 
 PAGES = ["index", "01-gradient-rnn", "02-rnn-lstm", "03-coll-ampolla", "04-atencio",
@@ -83,7 +84,7 @@ def move(locator, name, label, spec):
 
 
 def test_widget_1_starts_as_the_prose_and_follows_the_text(widget_on):
-    n, spec, w = claims.widget1().numbers, interactive.widget1(), widget_on("w1")
+    n, spec, w = claims.widget1().numbers, rnn_gradient.controls(), widget_on("w1")
     assert readout(w, "rho") == n["w1_rho"] and readout(w, "meas") == n["w1_meas"]
     move(w, "w_scale", n["w1_sat_w"] + ",0", spec)          # "Posa l'escala de W_hh a 2"
     assert (readout(w, "rho"), readout(w, "product"), readout(w, "verdict")) == (
@@ -93,7 +94,7 @@ def test_widget_1_starts_as_the_prose_and_follows_the_text(widget_on):
 
 
 def test_widget_2_forget_values_of_the_text(widget_on):
-    n, spec, w = claims.widget2().numbers, interactive.widget2(), widget_on("w2")
+    n, spec, w = claims.widget2().numbers, lstm_gradient.controls(), widget_on("w2")
     assert readout(w, "whole") == n["w2_whole"]
     move(w, "forget", n["w2_forget_low"] + "0", spec)        # "Baixa f a 0,9"
     assert readout(w, "whole") == n["w2_whole_low"]
@@ -107,7 +108,7 @@ def test_widget_3_starts_at_the_text_s_settings(widget_on):
 
 
 def test_widget_4_temperatures_of_the_text(widget_on):
-    spec, w = interactive.widget4(), widget_on("w4")
+    spec, w = attention.controls(), widget_on("w4")
     for tau in (w4.COLD, w4.WARM):                           # "Baixa la temperatura fins a 0,05", "Puja-la a 4"
         move(w, "tau", fmt.decimal(tau, 2 if tau < 1 else 0), spec)
         assert readout(w, "span") == fmt.decimal(w4.attend(temperature=tau).span.mean(), 3)
@@ -115,14 +116,14 @@ def test_widget_4_temperatures_of_the_text(widget_on):
 
 
 def test_widget_5_long_context(widget_on):
-    n, spec, w = claims.widget5().numbers, interactive.widget5(), widget_on("w5")
+    n, spec, w = claims.widget5().numbers, cost.controls(), widget_on("w5")
     assert (readout(w, "ratio"), readout(w, "kv"), readout(w, "state")) == (n["w5_ratio"], n["w6_kv"], n["w6_state"])
     move(w, "L", n["w6_L_long"], spec)                       # "Puja L a 131.072"
     assert readout(w, "kv") == n["w6_kv_long"] and readout(w, "state") == n["w6_state"]
 
 
 def test_widget_7_top_k_of_the_text(widget_on):
-    n, spec, w = claims.widget7().numbers, interactive.widget7(), widget_on("w7")
+    n, spec, w = claims.widget7().numbers, gates.controls(), widget_on("w7")
     assert readout(w, "gap") == "0,000"
     move(w, "top_k", n["w7_top_k"], spec)                    # "Amb el top-k a 2 de 16"
     assert (readout(w, "off"), readout(w, "gap")) == (n["w7_switched_off"], n["w7_topk_gap"])
@@ -143,7 +144,7 @@ def test_search_works_offline_in_catalan(open_page):
 
 def test_widget_1_raising_the_scale_flips_the_slope_after_the_radius_passes_one(widget_on):
     """"puja l'escala de W_hh fins que el radi passi d'1 i el pendent canvia de signe" (small input)."""
-    n, spec, w = claims.widget1().numbers, interactive.widget1(), widget_on("w1")
+    n, spec, w = claims.widget1().numbers, rnn_gradient.controls(), widget_on("w1")
     move(w, "input_scale", n["w1_small_x"], spec)
     scales = next(c for c in spec["controls"] if c["name"] == "w_scale")["labels"]
     seen = []

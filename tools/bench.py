@@ -86,19 +86,21 @@ def measure() -> dict:
 
 def widget_times() -> dict:
     sys.path.insert(0, str(ROOT))
-    from chapter09 import attention, claims, gates, interactive, lstm_gradient, rnn_gradient
+    from chapter09 import attention, gates, lstm_gradient, rnn_gradient
+    from chapter09.pages import attention as p4, bottleneck as p3, cost as p5, gates as p7
+    from chapter09.pages import lstm_gradient as p2, rnn_gradient as p1
 
+    modules = {"W1": p1, "W2": p2, "W3": p3, "W4": p4, "W5": p5, "W7": p7}
     for cached in (rnn_gradient.page_seed, rnn_gradient.robustness, lstm_gradient.robustness,
-                   attention.robustness, gates.robustness, *claims.WIDGETS):
+                   attention.robustness, gates.robustness, *(m.readout for m in modules.values())):
         cached.cache_clear()  # time the computation, not a lookup
     out = {}
-    for build in claims.WIDGETS:
+    for name, module in modules.items():
         start = time.perf_counter()
-        build()
-        name = build.__name__.replace("widget", "W")
+        module.readout()
         out[name] = {"registry": time.perf_counter() - start}
         start = time.perf_counter()
-        interactive.SPECS["w" + name[1:]]()
+        module.controls()
         out[name]["controls"] = time.perf_counter() - start
     return out
 

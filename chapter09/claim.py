@@ -1,0 +1,61 @@
+"""The rows of the claims registry, and what a widget page carries.
+
+A correction's ``book`` words are a template over the page's glue keys, e.g.
+``"el radi és {w1_sat_rho}"``: the page writes ``{glue:text}`w1_sat_rho``` there,
+so the same template checks the MyST source and the rendered HTML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+KINDS = {"exact": "exacta", "draw": "depèn de l'atzar", "qualitative": "qualitativa",
+         "method": "mètode"}
+
+
+@dataclass(frozen=True)
+class Correction:
+    claim: str
+    original: str   # the author's words, verbatim from text/capitol-09.txt
+    book: str       # the book's words: a template over the page's glue keys
+    reason: str     # the measured reason, a template too
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    text_says: str        # the statement, shortly
+    kind: str             # a key of KINDS
+    computed: str         # what the code computes (template over glue keys)
+    holds: bool           # the statement as the book now prints it holds
+    robustness: str = ""  # share of seeds for which it holds (template), for draw-dependent claims
+
+
+@dataclass(frozen=True)
+class WidgetClaims:
+    widget: str
+    page: str                              # the book page (docname) that shows the widget
+    numbers: dict                          # glue key → Catalan string
+    claims: tuple[Claim, ...]
+    corrections: tuple[Correction, ...]
+    paragraphs: tuple[int, ...]            # the author's paragraphs the page carries (0 = title)
+    tables: dict = field(default_factory=dict)  # name → (header, rows of templates)
+
+    def render(self, template: str) -> str:
+        return template.format(**self.numbers)
+
+    def table(self, name: str) -> tuple[list[str], list[list[str]]]:
+        """A readout table of the page, its cells filled with the computed numbers."""
+        header, rows = self.tables[name]
+        return list(header), [[self.render(cell) for cell in row] for row in rows]
+
+    def as_source(self, template: str) -> str:
+        """A template as the MyST page writes it: placeholders stay ``{key}``, ``{{`` becomes ``{``."""
+        return template.format(**{k: "{" + k + "}" for k in self.numbers})
+
+    def templates(self) -> str:
+        """Every template of the registry and the tables, joined (to find the keys they use)."""
+        parts = [c.computed + c.robustness for c in self.claims]
+        parts += [c.book + c.reason for c in self.corrections]
+        parts += [cell for _, rows in self.tables.values() for row in rows for cell in row]
+        return " ".join(parts)

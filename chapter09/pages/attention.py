@@ -1,0 +1,113 @@
+"""Widget 4's page: attention weights.
+
+The numbers the page glues (Catalan strings keyed by glue name), its rows of the
+claims registry with the corrections made to the author's words, and its controls:
+every position of every control, computed by the widget's own functions.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from num2words import num2words
+
+from .. import attention as w4
+from .. import fmt
+from ..claim import Claim, Correction, WidgetClaims
+from ..interactive import _round, control, spec
+
+# --- widget 4 ------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def readout() -> WidgetClaims:
+    seed = 0
+    base, cold, warm = (w4.attend(temperature=t, seed=seed) for t in (w4.TEMPERATURE, w4.COLD, w4.WARM))
+    rob = w4.robustness()
+    spans = lambda a: " – ".join(fmt.decimal(x, 2) for x in (a.span.min(), a.span.max()))  # noqa: E731
+    n = {
+        "w4_n": fmt.integer(w4.N), "w4_d": fmt.integer(w4.D), "w4_slope": fmt.decimal(w4.SLOPE, 1),
+        "w4_seed": fmt.integer(seed), "w4_n_seeds": fmt.integer(rob.n_seeds),
+        "w4_tau": fmt.decimal(w4.TEMPERATURE, 0), "w4_tau_cold": fmt.decimal(w4.COLD),
+        "w4_tau_warm": fmt.decimal(w4.WARM, 0),
+        "w4_tau_min": fmt.power_of_ten(w4.TAU_MIN, 0), "w4_tau_max": fmt.power_of_ten(w4.TAU_MAX, 0),
+        "w4_min_weight": fmt.decimal(base.min_weight, 3),
+        "w4_max_ulp_value": fmt.power_of_ten(rob.max_ulp * 2.0**-53),
+        "w4_sums_exact_share": fmt.share(rob.sums_exactly_one),
+        "w4_sums_2ulp_share": fmt.share(rob.sums_within_2_ulp),
+        "w4_hull_excess": fmt.decimal(base.hull_excess, 1),
+        "w4_hull_share": fmt.share(rob.hull_exact_zero),
+        "w4_hull_cases": fmt.integer(rob.n_seeds * len(rob.temperatures)),
+        "w4_span": fmt.decimal(base.span.mean(), 2),
+        "w4_span_cold": fmt.decimal(cold.span.mean(), 3), "w4_span_warm": fmt.decimal(warm.span.mean(), 2),
+        "w4_span_cold_range": spans(cold), "w4_span_warm_range": spans(warm),
+        "w4_part_cold": fmt.decimal(cold.participation.mean(), 3),
+        "w4_part_warm": fmt.decimal(warm.participation.mean(), 2),
+        "w4_copy_gap_cold": fmt.decimal(cold.copy_gap, 4), "w4_mean_gap_cold": fmt.decimal(cold.mean_gap, 2),
+        "w4_mean_gap_warm": fmt.decimal(warm.mean_gap, 2), "w4_spacing": fmt.decimal(base.state_spacing, 2),
+    }
+    curve_t, curve_s = w4.span_curve()
+    claims = (
+        Claim("W4.1", "Cada fila de α suma exactament 1 i no té cap valor negatiu.", "exact",
+              "Σα − 1: com a molt {w4_max_ulp_value}; pes mínim {w4_min_weight}",
+              holds=rob.max_ulp <= 2 and min(a.min_weight for a in (base, cold, warm)) >= 0,
+              robustness="exactament 1,0 en {w4_sums_exact_share} de les files; a ≤ 2⁻⁵² en "
+                         "{w4_sums_2ulp_share}"),
+        Claim("W4.2", "El context c_t = Σ α_tj h_j no surt de l'envolupant convexa dels h_j.",
+              "qualitative", "excés per component: {w4_hull_excess}",
+              holds=base.hull_excess <= 0, robustness="{w4_hull_share} de {w4_hull_cases} casos"),
+        Claim("W4.3", "El context més allunyat se'n surt per 0,0, un zero exacte.", "exact",
+              "{w4_hull_excess}", holds=base.hull_excess == 0.0,
+              robustness="0,0 exacte en {w4_hull_share} de {w4_hull_cases} casos"),
+        Claim("W4.4", "τ = 0,05: l'abast efectiu cau a 1 i el context és una còpia d'un sol estat.",
+              "qualitative",
+              "abast {w4_span_cold}; context a {w4_copy_gap_cold} de l'estat més proper "
+              "(els estats són a {w4_spacing} de mitjana)",
+              holds=round(cold.span.mean()) == 1 and cold.copy_gap < 0.01 * base.state_spacing),
+        Claim("W4.5", "τ = 4: l'abast tendeix a 7 i el context, a la mitjana de la frase.", "qualitative",
+              "abast {w4_span_warm} ({w4_span_warm_range}); context a {w4_mean_gap_warm} de la mitjana",
+              holds=round(warm.span.mean()) == w4.N and bool(np.all(np.diff(curve_s) >= -1e-12))
+              and warm.mean_gap < 0.1 * base.state_spacing),
+    )
+    corrections = (
+        Correction("W4.1", "cada fila de $\\alpha$ suma exactament 1 i no té",
+                   "cada fila de $\\alpha$ suma 1 —en coma flotant, exactament o amb un error de com "
+                   "a molt {w4_max_ulp_value}— i no té",
+                   "En float64 la divisió de la softmax arrodoneix: {w4_sums_exact_share} de les files "
+                   "sumen 1,0 exactament i cap no se n'allunya més de {w4_max_ulp_value} (2⁻⁵²)."),
+    )
+    readout = (["τ", "abast efectiu (mitjana)", "1/Σα² (mitjana)", "distància a l'estat més proper",
+                "distància a la mitjana"],
+               [["{w4_tau_cold}", "{w4_span_cold}", "{w4_part_cold}", "{w4_copy_gap_cold}", "{w4_mean_gap_cold}"],
+                ["{w4_tau_warm}", "{w4_span_warm}", "{w4_part_warm}", "{w4_copy_gap_warm}", "{w4_mean_gap_warm}"]])
+    n["w4_copy_gap_warm"] = fmt.decimal(warm.copy_gap, 2)
+    return WidgetClaims("W4", "04-atencio", n, claims, corrections, paragraphs=(9, 10),
+                        tables={"readout": readout})
+
+
+# --- widget 4 ---------------------------------------------------------------------------------
+
+TEMPERATURES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 4.0, 10.0, 20.0,
+                50.0, 100.0, 200.0, 500.0, 1000.0)
+
+
+def controls() -> dict:
+    def state(tau):
+        a = w4.attend(temperature=tau)
+        return {
+            "readout": {"span": fmt.decimal(a.span.mean(), 3), "part": fmt.decimal(a.participation.mean(), 3),
+                        "sums": fmt.power_of_ten(float(np.abs(a.row_sums - 1).max()))
+                        if np.any(a.row_sums != 1) else "0,0",
+                        "minw": fmt.power_of_ten(a.min_weight) if a.min_weight else "0,0",
+                        "hull": fmt.decimal(a.hull_excess, 1),
+                        "copy": fmt.decimal(a.copy_gap, 4), "mean": fmt.decimal(a.mean_gap, 2)},
+            "plot": {"kind": "heatmap", "xlabel": "paraula d'entrada j", "ylabel": "pas de sortida t",
+                     "z": [_round(row, 3) for row in a.alpha]},
+        }
+
+    return spec("w4", [
+        control("tau", "temperatura τ", TEMPERATURES, w4.TEMPERATURE,
+                lambda v: fmt.decimal(v, 3) if v < 0.01 else fmt.decimal(v, 2) if v < 1 else fmt.decimal(v, 0)),
+    ], state, {"span": "abast efectiu (mitjana)", "part": "1/Σα² (mitjana)", "sums": "màx. |Σα − 1|",
+               "minw": "pes mínim", "hull": "excés fora de l'envolupant",
+               "copy": "distància a l'estat més proper", "mean": "distància a la mitjana"})

@@ -1,0 +1,101 @@
+"""Widget 3's page: the seq2seq bottleneck.
+
+The numbers the page glues (Catalan strings keyed by glue name), its rows of the
+claims registry with the corrections made to the author's words, and its controls:
+every position of every control, computed by the widget's own functions.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from num2words import num2words
+
+from .. import bottleneck as w3
+from .. import fmt
+from .. import rnn_gradient as w1
+from ..claim import Claim, Correction, WidgetClaims
+from ..interactive import _round, control, spec
+
+# --- widget 3 ------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def readout() -> WidgetClaims:
+    b = w3.bottleneck()
+    tiny = w3.pigeonhole(seed=0)   # the first seed: nothing on the page depends on which
+    used = [w3.pigeonhole(seed=s).distinct_codes for s in range(w1.N_SEEDS)]
+    exact = float(b.fraction)
+    n = {
+        "w3_d": fmt.integer(b.d), "w3_q": fmt.integer(b.q), "w3_V": fmt.integer(b.V),
+        "w3_L": fmt.integer(b.L), "w3_dq": fmt.integer(b.d * b.q),
+        "w3_codes": fmt.integer(b.codes), "w3_sentences": fmt.integer(b.sentences),
+        "w3_L_log2V": fmt.decimal(b.L * np.log2(b.V), 1),
+        "w3_missing": fmt.decimal(b.missing_bits, 1),
+        "w3_fraction": fmt.percent(exact, 6), "w3_fraction_2": fmt.percent(exact, 2),
+        "w3_fraction_ratio": f"1/{fmt.integer(b.fraction.denominator)}" if b.fraction.numerator == 1
+        else f"{fmt.integer(b.fraction.numerator)}/{fmt.integer(b.fraction.denominator)}",
+        "w3_tiny_d": fmt.integer(tiny.bound.d), "w3_tiny_q": fmt.integer(tiny.bound.q),
+        "w3_tiny_V": fmt.integer(tiny.bound.V), "w3_tiny_L": fmt.integer(tiny.bound.L),
+        "w3_tiny_sentences": fmt.integer(tiny.bound.sentences), "w3_tiny_codes": fmt.integer(tiny.bound.codes),
+        "w3_tiny_used": fmt.integer(tiny.distinct_codes), "w3_tiny_largest": fmt.integer(tiny.largest_share),
+        "w3_tiny_recovered": fmt.percent(float(tiny.reconstructible), 2),
+        "w3_tiny_bound": fmt.percent(float(tiny.bound.fraction), 0),
+        "w3_n_seeds": fmt.integer(len(used)), "w3_seed": fmt.integer(0),
+        "w3_used_median": fmt.integer(int(np.median(used))), "w3_used_max": fmt.integer(max(used)),
+    }
+    claims = (
+        Claim("W3.1", "Amb menys codis 2^(d·q) que frases V^L, dues frases comparteixen codi.", "exact",
+              "cas enumerat: {w3_tiny_sentences} frases, {w3_tiny_codes} codis possibles, "
+              "{w3_tiny_used} usats, fins a {w3_tiny_largest} frases per codi",
+              holds=tiny.bound.sentences > tiny.bound.codes and tiny.largest_share >= 2
+              and max(used) <= tiny.bound.codes,
+              robustness="codis usats ≤ {w3_tiny_codes} en les {w3_n_seeds} codificacions "
+                         "(màxim {w3_used_max})"),
+        Claim("W3.2", "Fracció màxima reconstruïble 2^(dq)/V^L = 2^(dq − L·log₂V), sigui quin sigui "
+              "l'encoder.", "exact",
+              "2^{w3_dq}/{w3_V}^{w3_L} = {w3_fraction_ratio} = 2^(−{w3_missing})",
+              holds=b.fraction == w3.Fraction(2 ** (b.d * b.q), b.V ** b.L)
+              == w3.Fraction(1, 2 ** int(b.missing_bits))),
+        Claim("W3.3", "Falten 8,0 bits i ni el millor codi no arriba al 0,39 %.", "exact",
+              "falten {w3_missing} bits; fracció {w3_fraction_ratio} = {w3_fraction}",
+              holds=n["w3_missing"] == "8,0" and exact == 2**-8),
+    )
+    corrections = (
+        Correction("W3.3", "ni el millor codi imaginable no arriba al 0,39 %",
+                   "ni el millor codi imaginable no passa del {w3_fraction}",
+                   "2⁻⁸ = {w3_fraction_ratio} = {w3_fraction} exactament, que és més que 0,39 %: "
+                   "el millor codi hi arriba i el passa per poc."),
+    )
+    return WidgetClaims("W3", "03-coll-ampolla", n, claims, corrections, paragraphs=(7, 8))
+
+
+# --- widget 3 ---------------------------------------------------------------------------------
+
+def _big(n: int) -> str:
+    return fmt.integer(n) if n < 10**15 else fmt.power_of_ten(float(n))
+
+
+def controls() -> dict:
+    lengths = tuple(range(1, 13))
+
+    def state(d, q, V, L):
+        b = w3.bottleneck(d, q, V, L)
+        curve = [float(w3.bottleneck(d, q, V, n).fraction) for n in lengths]
+        return {
+            "readout": {"codes": _big(b.codes), "sentences": _big(b.sentences),
+                        "missing": fmt.decimal(max(b.missing_bits, 0.0), 1),
+                        "fraction": fmt.percent(float(b.fraction), 6) if b.fraction >= 1e-6
+                        else fmt.power_of_ten(float(b.fraction) * 100) + fmt.NBSP + "%"},
+            "plot": {"kind": "lines", "ylog": True, "xlabel": "longitud L", "ylabel": "fracció reconstruïble",
+                     "marker": {"x": L, "y": float(b.fraction)},
+                     "series": [{"label": "fita", "x": list(lengths), "y": _round(curve)}]},
+        }
+
+    return spec("w3", [
+        control("d", "d (components)", (2, 4, 8, 16), w3.D, fmt.integer),
+        control("q", "q (bits per component)", (4, 8, 16), w3.Q, fmt.integer),
+        control("V", "V (vocabulari)", (2, 1024, 32000), w3.V, fmt.integer),
+        control("L", "L (paraules)", lengths, w3.L, fmt.integer),
+    ], state, {"codes": "codis 2^(d·q)", "sentences": "frases V^L", "missing": "bits que falten",
+               "fraction": "fracció reconstruïble màxima"})

@@ -1,0 +1,142 @@
+"""Widgets 5 and 6's page: cost per layer and inference memory.
+
+The numbers the page glues (Catalan strings keyed by glue name), its rows of the
+claims registry with the corrections made to the author's words, and its controls:
+every position of every control, computed by the widget's own functions.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from num2words import num2words
+
+from .. import cost as w5
+from .. import fmt
+from ..claim import Claim, Correction, WidgetClaims
+from ..interactive import _round, control, spec
+
+# --- widgets 5 and 6 (one page: cost, then memory) -----------------------------------------
+
+SHARE_WORDS = {2: "la meitat", 3: "una tercera part", 4: "una quarta part", 5: "una cinquena part"}
+L_LONG = 131_072      # "Puja L a 131.072"
+
+
+@lru_cache(maxsize=None)
+def readout() -> WidgetClaims:
+    L, d = w5.L, w5.D
+    ratio = w5.ratio(L, d)
+    sw = w5.sweep(d)
+    roots = w5.total_crossings(d)
+    if ratio.denominator != 1 or int(ratio) not in SHARE_WORDS:
+        raise ValueError(f"the prose needs a whole ratio from 2 to 5, got {ratio}")
+    state = w5.recurrent_state_bytes(d)
+    n = {
+        "w5_L": fmt.integer(L), "w5_d": fmt.integer(d),
+        "w5_proj": fmt.power_of_ten(w5.projection_flops(L, d)),
+        "w5_att": fmt.power_of_ten(w5.attention_flops(L, d)),
+        "w5_transformer": fmt.power_of_ten(w5.transformer_flops(L, d)),
+        "w5_rnn": fmt.power_of_ten(w5.rnn_flops(L, d)),
+        "w5_proj_long": fmt.power_of_ten(w5.projection_flops(L_LONG, d)),
+        "w5_att_long": fmt.power_of_ten(w5.attention_flops(L_LONG, d)),
+        "w5_transformer_long": fmt.power_of_ten(w5.transformer_flops(L_LONG, d)),
+        "w5_rnn_long": fmt.power_of_ten(w5.rnn_flops(L_LONG, d)),
+        "w5_ratio": fmt.decimal(float(ratio)), "w5_ratio_long": fmt.decimal(float(w5.ratio(L_LONG, d))),
+        "w5_ratio_words": num2words(int(ratio), lang="ca"), "w5_share_words": SHARE_WORDS[int(ratio)],
+        "w5_ratio_at_d": fmt.decimal(float(w5.ratio(d, d))),
+        "w5_crossing": fmt.integer(w5.component_crossing(d)),
+        "w5_crossing_sweep": fmt.decimal(sw.crossing, 1),
+        "w5_crossing_gap": fmt.power_of_ten(abs(sw.crossing - 2 * d) / (2 * d), 1)
+        if sw.crossing != 2 * d else "0",
+        "w5_grid_points": fmt.integer(len(sw.lengths)),
+        "w5_root_neg": fmt.integer(roots[0]), "w5_root_zero": fmt.integer(roots[1]),
+        "w5_ffn_crossing": fmt.integer(6 * d),
+        "w6_layers": fmt.integer(w5.LAYERS), "w6_bytes": fmt.integer(w5.BYTES),
+        "w6_state": fmt.si_bytes(state), "w6_state_exact": fmt.integer(state),
+        "w6_kv": fmt.si_bytes(w5.kv_cache_bytes(L, d)), "w6_kv_exact": fmt.integer(w5.kv_cache_bytes(L, d)),
+        "w6_L_long": fmt.integer(L_LONG),
+        "w6_kv_long": fmt.si_bytes(w5.kv_cache_bytes(L_LONG, d), 2),
+        "w6_kv_long_gib": fmt.decimal(w5.kv_cache_bytes(L_LONG, d) / 2**30, 0) + fmt.NBSP + "GiB",
+        "w6_kv_long_exact": fmt.integer(w5.kv_cache_bytes(L_LONG, d)),
+        "w6_kv_over_state": fmt.integer(w5.kv_cache_bytes(L_LONG, d) // state),
+        "w6_fp16_layers": fmt.integer(2 * w5.LAYERS),
+    }
+    claims = (
+        Claim("W5.1", "Capa del Transformer: quatre projeccions 8Ld², atenció 4L²d.", "exact",
+              "L = {w5_L}, d = {w5_d}: {w5_proj} i {w5_att} FLOP",
+              holds=w5.projection_flops(L, d) == 4 * 2 * L * d * d and w5.attention_flops(L, d) == 2 * 2 * L * L * d),
+        Claim("W5.2", "Es creuen a L = 2d; el widget ho troba també a l'escombrat.", "exact",
+              "àlgebra: L = {w5_crossing}; escombrat: {w5_crossing_sweep}",
+              holds=w5.component_crossing(d) == 2 * d and abs(sw.crossing - 2 * d) < 1e-6 * d),
+        Claim("W5.3", "Cost total 4Ld² = 8Ld² + 4L²d: surt L = −d, no hi ha creuament.", "exact",
+              "arrels L = {w5_root_neg} i L = {w5_root_zero}", holds=roots == (-d, 0)),
+        Claim("W5.4", "L = 2.048, d = 1.024: el Transformer costa 4,00 vegades la RNN.", "exact",
+              "{w5_ratio} (exactament 2 + L/d)", holds=ratio == 4 and n["w5_ratio"] == "4,00"),
+        Claim("W5.5", "El bescanvi és de paral·lelisme: «tres vegades més feina … una tercera part».",
+              "qualitative", "la ràtio és {w5_ratio}; 3 només quan L = d ({w5_ratio_at_d})",
+              holds=int(ratio) == 4),
+        Claim("W6.1", "La RNN manté 131,1 kB passi el que passi.", "exact",
+              "{w6_state} = {w6_state_exact} B ({w6_layers} capes, h i c, fp32)",
+              holds=n["w6_state"] == "131,1" + fmt.NBSP + "kB"),
+        Claim("W6.2", "El Transformer arriba a 268,4 MB amb aquest context (KV-cache).", "exact",
+              "{w6_kv} = {w6_kv_exact} B a L = {w5_L}", holds=n["w6_kv"] == "268,4" + fmt.NBSP + "MB"),
+        Claim("W6.3", "Puja L a 131.072 i mira aquella xifra.", "exact",
+              "{w6_kv_long} ({w6_kv_long_gib}), {w6_kv_over_state} vegades l'estat de la RNN",
+              holds=w5.kv_cache_bytes(L_LONG, d) == 2**34),
+    )
+    corrections = (
+        Correction("W5.3", "surt $L = -d$, que no existeix.",
+                   "surt $L = -d$, que no existeix (l'altra arrel és $L = 0$, cap token).",
+                   "L'equació és 4d·L² + 4d²·L = 0: té dues arrels, L = {w5_root_neg} i L = {w5_root_zero}."),
+        Correction("W5.5", "fer tres vegades més feina en paral·lel guanya de llarg a fer-ne una tercera part",
+                   "fer {w5_ratio_words} vegades més feina en paral·lel guanya de llarg a fer-ne {w5_share_words}",
+                   "La ràtio calculada dues frases abans és {w5_ratio}; una ràtio de 3 només es dona a L = d "
+                   "({w5_ratio_at_d})."),
+        Correction("W6.1", "manté 131,1kB passi", "manté {w6_state} passi",
+                   "Forma: el número i la unitat van separats per un espai (SI i CLDR); el valor es "
+                   "reprodueix exactament, {w6_state_exact} B."),
+        Correction("W6.2", "arriba a 268,4MB amb", "arriba a {w6_kv} amb",
+                   "Forma, com a W6.1; el valor es reprodueix exactament, {w6_kv_exact} B."),
+    )
+    readout = (["", "L = {w5_L}", "L = {w6_L_long}"],
+               [["projeccions, 8Ld² (FLOP)", "{w5_proj}", "{w5_proj_long}"],
+                ["atenció, 4L²d (FLOP)", "{w5_att}", "{w5_att_long}"],
+                ["Transformer (FLOP)", "{w5_transformer}", "{w5_transformer_long}"],
+                ["RNN, 4Ld² (FLOP)", "{w5_rnn}", "{w5_rnn_long}"],
+                ["Transformer / RNN", "{w5_ratio}", "{w5_ratio_long}"],
+                ["memòria en inferència: RNN", "{w6_state}", "{w6_state}"],
+                ["memòria en inferència: KV-cache", "{w6_kv}", "{w6_kv_long}"]])
+    readout = ([h.format(**n) for h in readout[0]], readout[1])
+    return WidgetClaims("W5", "05-cost-i-memoria", n, claims, corrections, paragraphs=(11, 12, 13),
+                        tables={"readout": readout})
+
+
+# --- widgets 5 and 6 --------------------------------------------------------------------------
+
+def controls() -> dict:
+    lengths = tuple(2**k for k in range(4, 18))   # 16 … 131.072
+
+    def state(L, d):
+        memory_L = np.array([2**k for k in range(0, 18)])
+        return {
+            "readout": {"transformer": fmt.power_of_ten(w5.transformer_flops(L, d)),
+                        "rnn": fmt.power_of_ten(w5.rnn_flops(L, d)),
+                        "ratio": fmt.decimal(float(w5.ratio(L, d))),
+                        "state": fmt.si_bytes(w5.recurrent_state_bytes(d)),
+                        "kv": fmt.si_bytes(w5.kv_cache_bytes(L, d), 2 if w5.kv_cache_bytes(L, d) >= 1e10 else 1)},
+            "plot": {"kind": "lines", "xlog": True, "ylog": True, "xlabel": "tokens L", "ylabel": "bytes",
+                     "marker": {"x": L, "y": w5.kv_cache_bytes(L, d)},
+                     "series": [
+                         {"label": "KV-cache", "x": memory_L.tolist(),
+                          "y": [w5.kv_cache_bytes(int(n), d) for n in memory_L]},
+                         {"label": "estat de la RNN", "x": [1, int(memory_L[-1])],
+                          "y": [w5.recurrent_state_bytes(d)] * 2}]},
+        }
+
+    return spec("w5", [
+        control("L", "L (tokens)", lengths, w5.L, fmt.integer),
+        control("d", "d (amplada)", (256, 512, 1024, 2048), w5.D, fmt.integer),
+    ], state, {"transformer": "FLOP per capa, Transformer", "rnn": "FLOP per capa, RNN",
+               "ratio": "Transformer / RNN", "state": "memòria: estat de la RNN",
+               "kv": "memòria: KV-cache"})

@@ -1,0 +1,103 @@
+"""Widget 7's page: gates as σ(a)⊙b.
+
+The numbers the page glues (Catalan strings keyed by glue name), its rows of the
+claims registry with the corrections made to the author's words, and its controls:
+every position of every control, computed by the widget's own functions.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from num2words import num2words
+
+from .. import fmt
+from .. import gates as w7
+from ..claim import Claim, Correction, WidgetClaims
+from ..interactive import _round, control, spec
+
+# --- widget 7 ------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def readout() -> WidgetClaims:
+    seed = 0
+    g = w7.gates(seed=seed)
+    rob = w7.robustness()
+    gaps = dict(rob.swiglu_gaps)
+    n = {
+        "w7_seed": fmt.integer(seed), "w7_n_seeds": fmt.integer(rob.n_seeds),
+        "w7_channels": fmt.integer(g.channels), "w7_top_k": fmt.integer(g.top_k),
+        "w7_lstm_gap": fmt.decimal(g.lstm_gap, 1), "w7_moe_gap": fmt.decimal(g.moe_gap, 1),
+        "w7_swiglu_gap": fmt.power_of_ten(g.swiglu_gap),
+        "w7_unit_roundoff": fmt.power_of_ten(2.0**-53),
+        "w7_bitwise_share": fmt.share(rob.bitwise),
+        "w7_gap_53_share": fmt.share(gaps.get(2.0**-53, 0.0)),
+        "w7_gap_52_share": fmt.share(gaps.get(2.0**-52, 0.0)),
+        "w7_gap_smaller_share": fmt.share(sum(v for k, v in gaps.items() if k < 2.0**-53)),
+        "w7_gap_larger_share": fmt.share(sum(v for k, v in gaps.items() if k > 2.0**-52)),
+        "w7_gap_max": fmt.power_of_ten(max(gaps)),
+        "w7_switched_off": fmt.percent(g.switched_off, 0), "w7_switched_off_exact": fmt.percent(g.switched_off, 1),
+        "w7_topk_gap": fmt.decimal(g.topk_gap, 3),
+        "w7_topk_median": fmt.decimal(rob.topk_gap_median, 2),
+        "w7_topk_min": fmt.decimal(rob.topk_gap_range[0], 2), "w7_topk_max": fmt.decimal(rob.topk_gap_range[1], 2),
+        "w7_swish_min": fmt.decimal(rob.swish_range[0], 2), "w7_swish_max": fmt.decimal(rob.swish_range[1], 2),
+        "w7_sigmoid_min": fmt.decimal(rob.sigmoid_range[0], 2),
+        "w7_sigmoid_max": fmt.decimal(rob.sigmoid_range[1], 2),
+    }
+    claims = (
+        Claim("W7.1", "LSTM, MoE i SwiGLU tenen la mateixa forma σ(a)⊙b.", "method",
+              "amb els paràmetres igualats, les tres arriben a σ(a)⊙b",
+              holds=g.lstm_bitwise and g.moe_bitwise and g.swiglu_gap < 1e-15),
+        Claim("W7.2", "L'LSTM i el MoE donen zero exacte: els mateixos bits.", "exact",
+              "{w7_lstm_gap} i {w7_moe_gap}", holds=g.lstm_gap == 0.0 and g.moe_gap == 0.0,
+              robustness="bit a bit en {w7_bitwise_share}"),
+        Claim("W7.3", "SwiGLU se'n separa per 1,11·10⁻¹⁶, l'arrodoniment de fp64.", "draw",
+              "{w7_swiglu_gap}",
+              holds=0 < g.swiglu_gap <= 2.0**-51,   # a few units of fp64 rounding
+              robustness="2⁻⁵³ en {w7_gap_53_share}, 2⁻⁵² en {w7_gap_52_share}, menys en "
+                         "{w7_gap_smaller_share}, més en {w7_gap_larger_share} (com a molt {w7_gap_max})"),
+        Claim("W7.4", "Top-k 2 de 16: el router apaga el 88 % dels canals i la diferència salta a 0,804.",
+              "draw", "{w7_switched_off_exact} → {w7_switched_off}; diferència {w7_topk_gap}",
+              holds=n["w7_switched_off"] == "88" + fmt.NBSP + "%" and g.topk_gap > 0.1,
+              robustness="mediana {w7_topk_median}, de {w7_topk_min} a {w7_topk_max}"),
+        Claim("W7.5", "SwiGLU lliga l'argument de la sigmoide amb el senyal (la mateixa x); l'LSTM els té "
+              "independents.", "qualitative",
+              "Swish(a) de {w7_swish_min} a {w7_swish_max}; σ(a) de {w7_sigmoid_min} a {w7_sigmoid_max}",
+              holds=rob.swish_range[0] < 0 and rob.swish_range[1] > 1
+              and 0 < rob.sigmoid_range[0] and rob.sigmoid_range[1] < 1),
+    )
+    corrections = (
+        Correction("W7.4", "la diferència salta a 0,804", "la diferència salta a {w7_topk_gap}",
+                   "Depèn dels valors a i b que surtin: amb la llavor de la pàgina és {w7_topk_gap}; en "
+                   "{w7_n_seeds} llavors, de {w7_topk_min} a {w7_topk_max} (mediana {w7_topk_median})."),
+        Correction("W7.5", "—les dues surten de la mateixa $x$— mentre que l'LSTM les té independents.",
+                   "—$\\mathrm{{Swish}}(a) = a\\,\\sigma(a)$, una porta que ja no queda entre 0 i 1—, "
+                   "mentre que a l'LSTM la sigmoide només modula un senyal que ve per una altra branca.",
+                   "A l'LSTM, i_t i g_t també surten de la mateixa entrada [x_t, h_(t−1)] amb pesos "
+                   "diferents, com a i b a SwiGLU: no és això el que les distingeix. El que canvia és la "
+                   "porta: Swish(a) va de {w7_swish_min} a {w7_swish_max}, σ(a) de {w7_sigmoid_min} a "
+                   "{w7_sigmoid_max}."),
+    )
+    return WidgetClaims("W7", "07-portes", n, claims, corrections, paragraphs=(14, 15, 16))
+
+
+# --- widget 7 ---------------------------------------------------------------------------------
+
+def controls() -> dict:
+    def state(top_k):
+        g = w7.gates(seed=0, top_k=top_k)
+        return {
+            "readout": {"off": fmt.percent(g.switched_off, 0), "off_exact": fmt.percent(g.switched_off, 1),
+                        "gap": fmt.decimal(g.topk_gap, 3), "lstm": fmt.decimal(g.lstm_gap, 1),
+                        "swiglu": fmt.power_of_ten(g.swiglu_gap)},
+            "plot": {"kind": "bars", "xlabel": "canal", "ylabel": "sortida",
+                     "labels": [str(j + 1) for j in range(g.channels)],
+                     "series": [{"label": "σ(a)⊙b", "y": _round(w7.reference(g.a, g.b))},
+                                {"label": f"router top-{top_k}", "y": _round(w7.moe(g.a, g.b, top_k))}]},
+        }
+
+    return spec("w7", [
+        control("top_k", "top-k", tuple(range(1, w7.CHANNELS + 1)), w7.CHANNELS, fmt.integer),
+    ], state, {"off": "canals apagats", "off_exact": "canals apagats (exacte)",
+               "gap": "diferència amb la porta", "lstm": "diferència LSTM", "swiglu": "diferència SwiGLU"})

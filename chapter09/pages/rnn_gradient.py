@@ -1,0 +1,180 @@
+"""Widget 1's page: the gradient through an RNN.
+
+The numbers the page glues (Catalan strings keyed by glue name), its rows of the
+claims registry with the corrections made to the author's words, and its controls:
+every position of every control, computed by the widget's own functions.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from num2words import num2words
+
+from .. import fmt
+from .. import rnn_gradient as w1
+from ..claim import Claim, Correction, WidgetClaims
+from ..interactive import _round, control, spec
+
+# --- widget 1 ------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def readout() -> WidgetClaims:
+    seed = w1.page_seed()
+    default = w1.simulate(seed=seed)
+    sat = w1.simulate(w_scale=w1.SATURATING[0], input_scale=w1.SATURATING[1], seed=seed)
+    small = w1.simulate(w_scale=w1.SMALL_INPUT[0], input_scale=w1.SMALL_INPUT[1], seed=seed)
+    sweep_1 = w1.sweep(w1.INPUT_SCALE, seed)
+    sweep_small = w1.sweep(w1.SMALL_INPUT[1], seed)
+    rob = w1.robustness()
+    flip_1, flip_small = rob.flips[w1.INPUT_SCALE], rob.flips[w1.SMALL_INPUT[1]]
+    flip_at_1, flip_at_small = w1.radius_at_flip(sweep_1), w1.radius_at_flip(sweep_small)
+    d2 = fmt.decimal
+
+    n = {
+        "w1_d": fmt.integer(default.d), "w1_T": fmt.integer(default.T),
+        "w1_seed": fmt.integer(seed), "w1_n_seeds": fmt.integer(rob.n_seeds),
+        "w1_w_scale": d2(default.w_scale, 1), "w1_input_scale": d2(default.input_scale, 0),
+        "w1_rho": d2(default.spectral_radius),
+        "w1_gelfand_squarings": fmt.integer(w1.GELFAND_SQUARINGS),
+        "w1_gelfand_k": "2" + fmt.integer(w1.GELFAND_SQUARINGS).translate(fmt.SUPERSCRIPT),
+        "w1_rho_gap": fmt.power_of_ten(abs(default.spectral_radius - default.spectral_radius_eig)
+                                      / default.spectral_radius_eig, 1),
+        "w1_mean_tp": d2(default.mean_tanh_prime), "w1_product": d2(default.product),
+        "w1_pred": d2(default.predicted_slope), "w1_meas": d2(default.measured_slope),
+        "w1_rel_error": fmt.percent(default.relative_error, 1),
+        "w1_tolerance": fmt.percent(w1.TOLERANCE, 0),
+        "w1_median_rel_error": fmt.percent(rob.median_relative_error, 1),
+        "w1_within_tolerance": fmt.share(rob.within_tolerance),
+        "w1_above_or_below": "per sota" if default.measured_slope < default.predicted_slope else "per sobre",
+        "w1_below_default": fmt.share(rob.below_prediction[w1.INPUT_SCALE]),
+        "w1_below_small": fmt.share(rob.below_prediction[w1.SMALL_INPUT[1]]),
+        "w1_small_x": d2(w1.SMALL_INPUT[1]), "w1_sat_w": d2(w1.SATURATING[0], 0),
+        "w1_sat_x": d2(w1.SATURATING[1], 0),
+        "w1_label": "per defecte", "w1_verdict": _verdict(default),
+        "w1_sat_verdict": _verdict(sat), "w1_small_verdict": _verdict(small),
+        "w1_sat_label": f"W_hh × {d2(w1.SATURATING[0], 0)}, entrada × {d2(w1.SATURATING[1], 0)}",
+        "w1_small_label": f"W_hh × {d2(w1.SMALL_INPUT[0], 0)}, entrada × {d2(w1.SMALL_INPUT[1])}",
+        "w1_sat_rho": d2(sat.spectral_radius), "w1_sat_mean_tp": d2(sat.mean_tanh_prime),
+        "w1_sat_product": d2(sat.product), "w1_sat_pred": d2(sat.predicted_slope),
+        "w1_sat_meas": d2(sat.measured_slope),
+        "w1_small_rho": d2(small.spectral_radius), "w1_small_mean_tp": d2(small.mean_tanh_prime),
+        "w1_small_product": d2(small.product), "w1_small_pred": d2(small.predicted_slope),
+        "w1_small_meas": d2(small.measured_slope),
+        "w1_rho2_min": d2(rob.radius_range_at_2[0]), "w1_rho2_max": d2(rob.radius_range_at_2[1]),
+        "w1_sat_share": fmt.share(rob.saturation_vanishes),
+        "w1_small_share": fmt.share(rob.small_input_explodes),
+        "w1_narrative_share": fmt.share(rob.narrative),
+        "w1_flip_limit": d2(w1.FLIP_LIMIT, 1),
+        "w1_seed_rho_one_scale": d2(w1.first_crossing(sweep_1.scales, sweep_1.spectral_radius, 1.0)),
+        "w1_seed_flip_rho_1": _maybe(flip_at_1), "w1_seed_flip_rho_small": _maybe(flip_at_small),
+        "w1_flip_soon_1": fmt.share(flip_1.soon_after_one),
+        "w1_flip_soon_small": fmt.share(flip_small.soon_after_one),
+        "w1_flip_q_1": " – ".join(d2(q) for q in flip_1.radius_quartiles[::2]),
+        "w1_flip_q_small": " – ".join(d2(q) for q in flip_small.radius_quartiles[::2]),
+        "w1_flip_median_1": d2(flip_1.radius_quartiles[1]),
+        "w1_flip_median_small": d2(flip_small.radius_quartiles[1]),
+    }
+
+    claims = (
+        Claim("W1.1", "El gradient conté ∏ W_hhᵀ diag(tanh′); els dos factors es calculen a part "
+              "del gradient: ρ(W_hh) amb la fórmula de Gelfand i la tanh′ mitjana.", "method",
+              "ρ = {w1_rho} per Gelfand; diferència relativa amb max |λ| de {w1_rho_gap}; "
+              "tanh′ mitjana {w1_mean_tp}",
+              holds=abs(default.spectral_radius - default.spectral_radius_eig)
+              < 1e-9 * default.spectral_radius_eig),
+        Claim("W1.2", "El producte ρ·tanh′ s'ha de veure al pendent de la recta.", "method",
+              "previst ln(ρ·tanh′) = {w1_pred}, mesurat {w1_meas} (error relatiu {w1_rel_error}, "
+              "tolerància {w1_tolerance})",
+              holds=default.relative_error < w1.TOLERANCE,
+              robustness="{w1_within_tolerance} (mediana de l'error, {w1_median_rel_error})"),
+        Claim("W1.3", "El previst és una fita superior: el mesurat queda per sota.", "qualitative",
+              "mesurat {w1_meas} contra previst {w1_pred}: {w1_above_or_below}",
+              holds=0 < rob.below_prediction[w1.INPUT_SCALE] < 1,
+              robustness="per sota en {w1_below_default} (entrada 1) i {w1_below_small} "
+                         "(entrada {w1_small_x})"),
+        Claim("W1.4", "Puja l'escala de W_hh fins que el radi passi d'1 i el pendent canvia de signe.",
+              "qualitative",
+              "entrada {w1_small_x}: canvia a ρ = {w1_seed_flip_rho_small}; entrada 1: "
+              "a ρ = {w1_seed_flip_rho_1}",
+              holds=flip_at_small is not None and 1 <= flip_at_small < w1.FLIP_LIMIT
+              and flip_small.soon_after_one > 0.5,
+              robustness="abans de ρ = {w1_flip_limit}: {w1_flip_soon_small} (entrada {w1_small_x}), "
+                         "{w1_flip_soon_1} (entrada 1)"),
+        Claim("W1.5", "Escala 2, entrada 1: «el radi és 0,76», però la tanh satura i el gradient "
+              "s'esvaeix igualment.", "draw",
+              "ρ = {w1_sat_rho}, tanh′ mitjana {w1_sat_mean_tp}, producte {w1_sat_product}, "
+              "pendent {w1_sat_meas}",
+              holds=sat.spectral_radius > 1 and sat.product < 1 and sat.measured_slope < 0,
+              robustness="{w1_sat_share}; ρ(2·W0) entre {w1_rho2_min} i {w1_rho2_max}"),
+        Claim("W1.6", "Entrada 0,05 sense tocar res més: el mateix model explota.", "draw",
+              "pendent {w1_small_meas} (producte {w1_small_product})",
+              holds=small.measured_slope > 0, robustness="{w1_small_share}"),
+    )
+
+    corrections = (
+        Correction("W1.3", "El previst és una fita superior i no una igualtat",
+                   "El previst és una estimació i no una igualtat",
+                   "El mesurat queda per sota del previst només en {w1_below_default} de les "
+                   "{w1_n_seeds} llavors amb l'entrada a 1 (en {w1_below_small} amb l'entrada a "
+                   "{w1_small_x}); amb la llavor de la pàgina queda {w1_above_or_below}. No és una fita."),
+        Correction("W1.3", "Per això el mesurat hi queda una mica per sota.",
+                   "Per això el mesurat se n'aparta una mica, per sota o per sobre.",
+                   "La mateixa mesura: el signe de la diferència depèn de la llavor."),
+        Correction("W1.4", "El que sí que és exacte és la conclusió:",
+                   "El que sí que es compleix, si l'entrada és petita, és la conclusió:",
+                   "Amb l'entrada a {w1_small_x} el pendent es torna positiu a ρ = "
+                   "{w1_flip_median_small} (mediana); amb l'entrada a 1, no fins a ρ = "
+                   "{w1_flip_median_1}, perquè la tanh′ mitjana també hi compta (el paràgraf següent)."),
+        Correction("W1.5", "el radi és 0,76 però la tanh satura, la seva derivada cau i el gradient",
+                   "el radi és {w1_sat_rho} però la tanh satura, la seva derivada cau a "
+                   "{w1_sat_mean_tp} de mitjana, el producte queda en {w1_sat_product} i el gradient",
+                   "ρ(2·W0) va de {w1_rho2_min} a {w1_rho2_max} en {w1_n_seeds} llavors: el radi no "
+                   "pot ser 0,76, i l'argument demana que passi d'1. El que queda per sota d'1 és el "
+                   "producte ρ·tanh′."),
+    )
+    readout = (["configuració", "ρ", "tanh′ mitjana", "producte", "pendent previst",
+                "pendent mesurat", "gradient"],
+               [["{%s%s}" % (p, col) for col in ("label", "rho", "mean_tp", "product", "pred", "meas",
+                                                  "verdict")]
+                for p in ("w1_", "w1_sat_", "w1_small_")])
+    return WidgetClaims("W1", "01-gradient-rnn", n, claims, corrections, paragraphs=(1, 2, 3),
+                        tables={"readout": readout})
+
+
+def _verdict(r: w1.RNNGradient) -> str:
+    return "explota" if r.explodes else "s'esvaeix"
+
+
+# --- widget 1 ---------------------------------------------------------------------------------
+
+def controls() -> dict:
+    seed = w1.page_seed()
+
+    def state(w_scale, input_scale):
+        r = w1.simulate(w_scale=w_scale, input_scale=input_scale, seed=seed)
+        k = r.steps_back
+        return {
+            "readout": {"rho": fmt.decimal(r.spectral_radius), "tp": fmt.decimal(r.mean_tanh_prime),
+                        "product": fmt.decimal(r.product), "pred": fmt.decimal(r.predicted_slope),
+                        "meas": fmt.decimal(r.measured_slope),
+                        "verdict": "explota" if r.explodes else "s'esvaeix"},
+            "plot": {"kind": "lines", "ylog": True, "xlabel": "passos enrere k", "ylabel": "‖∂L/∂h‖",
+                     "series": [
+                         {"label": "mesurat", "x": k.tolist(), "y": _round(np.exp(r.log_grad_norms))},
+                         {"label": "previst", "dash": True, "x": [0, r.T],
+                          "y": _round(np.exp([0.0, r.predicted_slope * r.T]))}]},
+        }
+
+    scales = tuple(np.round(np.arange(1, 41) * 0.1, 1))
+    return spec("w1", [
+        control("w_scale", "escala de W_hh", scales, w1.W_SCALE, lambda v: fmt.decimal(v, 1)),
+        control("input_scale", "escala de l'entrada", (0.05, 0.25, 0.5, 1.0), w1.INPUT_SCALE,
+                lambda v: fmt.decimal(v, 2 if v < 0.1 else (1 if v < 1 else 0))),
+    ], state, {"rho": "radi espectral ρ", "tp": "tanh′ mitjana", "product": "producte ρ·tanh′",
+               "pred": "pendent previst", "meas": "pendent mesurat", "verdict": "gradient"})
+
+
+def _maybe(x: float | None) -> str:
+    return "cap" if x is None else fmt.decimal(x)

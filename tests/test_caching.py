@@ -1,0 +1,55 @@
+"""An edit of chapter09 re-executes the pages that use the edited code — and only those."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from chapter09 import provenance
+from conftest import BOOK, ROOT
+
+COPY = ("book", "chapter09", "_ext", "locale", "text", "conf.py")
+
+
+def test_page_digest_follows_imports_transitively(tmp_path):
+    package = tmp_path / "chapter09"
+    shutil.copytree(provenance.PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    pages = {p.stem: p.read_text(encoding="utf-8") for p in BOOK.glob("*.md")}
+    before = {name: provenance.page_digest(text, package) for name, text in pages.items()}
+    with open(package / "attention.py", "a") as f:
+        f.write("\n# an edit\n")
+    after = {name: provenance.page_digest(text, package) for name, text in pages.items()}
+    changed = sorted(name for name in pages if before[name] != after[name])
+    assert changed == ["04-atencio", "afirmacions"]
+    with open(package / "fmt.py", "a") as f:  # everything formats numbers with fmt
+        f.write("\n# an edit\n")
+    assert all(provenance.page_digest(t, package) != after[n] for n, t in pages.items() if "code-cell" in t)
+
+
+def build(repo, cache):
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-j", "auto", "-W", "--keep-going", "-b", "html", "-c", str(repo),
+         str(repo / "book"), str(repo / "_build" / "html")],
+        env=dict(os.environ, CHAPTER09_CACHE=str(cache)), capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return sorted(set(re.findall(r"([\w-]+)\.md: Executing notebook", result.stdout + result.stderr)))
+
+
+def test_edit_of_a_widget_re_executes_its_pages_with_the_new_numbers(tmp_path):
+    repo = tmp_path / "repo"
+    for name in COPY:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(src, repo / name)
+    cache = tmp_path / "cache"
+    assert "04-atencio" in build(repo, cache)
+    module = repo / "chapter09" / "attention.py"
+    module.write_text(module.read_text(encoding="utf-8").replace("SLOPE = 0.4 ", "SLOPE = 0.5 "), encoding="utf-8")
+    assert build(repo, cache) == ["04-atencio", "afirmacions"]
+    page = (repo / "_build" / "html" / "04-atencio.html").read_text(encoding="utf-8")
+    pasted = re.findall(r'<span class="pasted-text">([^<]*)</span>', page)
+    assert "0,5" in pasted and "0,4" not in pasted  # the glued slope a: the new value, not a stale one
+    assert build(repo, cache) == []  # nothing changed: nothing runs
