@@ -1,12 +1,13 @@
-"""The widgets' controls, precomputed: every position of every control, computed here.
+"""The widgets' controls, precomputed: every position of every control.
 
-The HTML book has no kernel.  For each widget this module runs the widget's own
-functions over a grid of control values that contains the defaults and every
-value the text names, and returns a JSON-able specification: the controls, and
-for each combination of their positions the readout (Catalan strings from
-``fmt``, exactly what the book would print) and the data of the plot.  A small
-script in the page (``book/_static/ch09-widgets.js``) only looks the current
-combination up and draws it; it computes nothing.
+The HTML book has no kernel.  Each widget page's module (``chapter09.pages``) runs
+the widget's own functions over a grid of control values that contains the
+defaults and every value the text names, through :func:`spec` here, and returns a
+JSON-able specification: the controls, and for each combination of their
+positions the readout (Catalan strings from ``fmt``, exactly what the book would
+print) and the data of the plot.  A small script in the page
+(``book/_static/ch09-widgets.js``) only looks the current combination up and
+draws it; it computes nothing.
 
 A state is keyed by the positions of the controls joined with ``-`` ("3-0").
 """
@@ -18,7 +19,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import fmt
 
 
 @dataclass(frozen=True)

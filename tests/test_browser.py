@@ -11,7 +11,7 @@ import pytest
 
 from chapter09 import attention as w4
 from chapter09 import claims, fmt
-from chapter09.pages import attention, bottleneck, cost, gates, lstm_gradient, rnn_gradient
+from chapter09.pages import attention, cost, gates, lstm_gradient, rnn_gradient
 from conftest import ensure_system_tool
 
 PAGES = ["index", "01-gradient-rnn", "02-rnn-lstm", "03-coll-ampolla", "04-atencio",

@@ -15,7 +15,7 @@ from num2words import num2words
 from .. import cost as w5
 from .. import fmt
 from ..claim import Claim, Correction, WidgetClaims
-from ..interactive import _round, control, spec
+from ..interactive import control, spec
 
 # --- widgets 5 and 6 (one page: cost, then memory) -----------------------------------------
 

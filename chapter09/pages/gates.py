@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import numpy as np
-from num2words import num2words
 
 from .. import fmt
 from .. import gates as w7

@@ -10,7 +10,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from num2words import num2words
 
 from .. import fmt
 from .. import rnn_gradient as w1
