@@ -2,7 +2,7 @@
 # Make sure the PDF book can be built: xelatex, latexmk, polyglossia with Catalan
 # hyphenation (Debian ships it in texlive-lang-spanish), the FreeSerif fonts Sphinx
 # uses with xelatex, and pdftotext for the tests. Installs what is missing with
-# apt-get when run as root on Debian; otherwise says what is missing and exits 3.
+# apt-get when run as root on Debian (tools/apt-install.sh); otherwise exits 3.
 set -euo pipefail
 
 missing() {
@@ -15,17 +15,7 @@ missing() {
 
 missing || exit 0
 
-PACKAGES="texlive-xetex texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended
-texlive-lang-spanish latexmk fonts-freefont-otf fonts-dejavu-core poppler-utils make"
-
-if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-  echo "install-tex: TeX is missing and this is not root on Debian; install: $PACKAGES" >&2
-  exit 3
-fi
-echo "install-tex: installing $PACKAGES (a few minutes the first time)" >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-# shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $PACKAGES >/dev/null
+bash "$(dirname "$0")/apt-install.sh" TeX texlive-xetex texlive-latex-recommended texlive-latex-extra \
+  texlive-fonts-recommended texlive-lang-spanish latexmk fonts-freefont-otf fonts-dejavu-core poppler-utils make
 missing && { echo "install-tex: still missing after apt-get" >&2; exit 1; }
 exit 0

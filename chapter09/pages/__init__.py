@@ -1,1 +1,8 @@
-"""One module per widget page: the numbers it glues, its claims and its controls."""
+"""One module per widget page.
+
+Each has ``readout()``: the numbers the page glues (Catalan strings keyed by glue
+name) and its rows of the claims registry, with the corrections made to the
+author's words; and ``controls()``: every position of every control of the
+widget, computed by the widget's own functions, for the HTML book.  A page
+imports only its own module, so it re-executes only when that code changes.
+"""

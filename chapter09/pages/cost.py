@@ -1,9 +1,4 @@
-"""Widgets 5 and 6's page: cost per layer and inference memory.
-
-The numbers the page glues (Catalan strings keyed by glue name), its rows of the
-claims registry with the corrections made to the author's words, and its controls:
-every position of every control, computed by the widget's own functions.
-"""
+"""Widgets 5 and 6's page: cost per layer and inference memory."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""Widget 7's page: gates as σ(a)⊙b.
-
-The numbers the page glues (Catalan strings keyed by glue name), its rows of the
-claims registry with the corrections made to the author's words, and its controls:
-every position of every control, computed by the widget's own functions.
-"""
+"""Widget 7's page: gates as σ(a)⊙b."""
 
 from __future__ import annotations
 
