@@ -16,7 +16,7 @@ from pathlib import Path
 
 from jupyter_cache import get_cache
 
-from chapter09.provenance import page_digest
+from chapter09.provenance import is_notebook_page, page_digest
 
 RECORD = "page-deps.json"
 
@@ -27,7 +27,7 @@ def _digests(app) -> dict[str, str]:
         source = Path(app.srcdir) / f"{docname}.md"
         if source.exists():
             text = source.read_text(encoding="utf-8")
-            if "file_format: mystnb" in text[:200]:
+            if is_notebook_page(text):
                 out[docname] = page_digest(text)
     return out
 

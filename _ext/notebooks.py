@@ -12,12 +12,14 @@ from pathlib import Path
 import nbformat
 from myst_nb.core.read import read_myst_markdown_notebook
 
+from chapter09.provenance import is_notebook_page
+
 FOLDER = "_notebooks"
 
 
 def is_notebook(app, pagename: str) -> bool:
     source = Path(app.srcdir) / f"{pagename}.md"
-    return source.exists() and "file_format: mystnb" in source.read_text(encoding="utf-8")[:200]
+    return source.exists() and is_notebook_page(source.read_text(encoding="utf-8"))
 
 
 def write_notebook(app, pagename: str) -> str:

@@ -51,9 +51,6 @@ def spec(widget: str, controls: list[Control], state, readout_labels: dict) -> d
             "readout_labels": readout_labels, "states": states}
 
 
-def initial_state(s: dict) -> dict:
-    return s["states"]["-".join(str(c["initial"]) for c in s["controls"])]
-
 
 def _round(a, digits: int = 4) -> list:
     """Plot data only (the readout keeps its exact strings): 4 significant digits."""

@@ -53,11 +53,9 @@ def use_book_style(formats: tuple[str, ...] = ("svg", "pdf")) -> None:
     set_matplotlib_formats(*formats, bbox_inches="tight")
 
 
-def catalan_ticks(ax, axis: str = "both", digits: int | None = None) -> None:
+def catalan_ticks(ax, axis: str = "both") -> None:
     """Decimal-comma tick labels on the linear axes of ``ax``."""
     def label(x, _pos):
-        if digits is not None:
-            return fmt.decimal(x, digits)
         # the fewest decimals (up to 3) that write the tick exactly enough
         for d in range(4):
             if abs(round(x, d) - x) < 1e-9:

@@ -37,15 +37,6 @@ def library_digest(libraries: tuple[str, ...] = LIBRARIES) -> str:
     return h.hexdigest()[:16]
 
 
-def source_digest(package: Path = PACKAGE, libraries: tuple[str, ...] = LIBRARIES) -> str:
-    """Every source file of the package and the library versions: one digest."""
-    h = hashlib.sha256(library_digest(libraries).encode())
-    for path in sorted(package.rglob("*.py")):
-        if "__pycache__" not in path.parts:
-            h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()[:16]
-
-
 def _module_file(name: str, package: Path) -> Path | None:
     """The file of module ``chapter09.a.b`` (a package's ``__init__.py``), if it exists."""
     parts = name.split(".")[1:]
@@ -93,6 +84,11 @@ def dependencies(modules: set[str], package: Path = PACKAGE) -> set[Path]:
                 path = _module_file(parent, package)
                 todo |= imported_modules(ast.parse(path.read_text(encoding="utf-8")), parent, package) - seen
     return {_module_file(m, package) for m in seen}
+
+
+def is_notebook_page(page_text: str) -> bool:
+    """A MyST page that myst-nb executes (its front matter says ``file_format: mystnb``)."""
+    return "file_format: mystnb" in page_text[:200]
 
 
 def page_modules(page_text: str, package: Path = PACKAGE) -> set[str]:
