@@ -63,6 +63,15 @@ def draw_weights(d: int, seed: int, gate_scale: float = GATE_SCALE) -> LSTMWeigh
     return LSTMWeights(W, U)
 
 
+def stack_weights(d: int, seeds, gate_scale: float = GATE_SCALE) -> LSTMWeights:
+    """The weights of several seeds stacked along a leading axis, to run as one batch."""
+    each = [draw_weights(d, s, gate_scale) for s in seeds]
+    if not each:
+        raise ValueError("seeds must name at least one seed")
+    return LSTMWeights(*({k: _check.frozen(np.stack([getattr(w, part)[k] for w in each])) for k in GATES}
+                         for part in ("W", "U")))
+
+
 def sigmoid(z: np.ndarray) -> np.ndarray:
     """σ(z) without overflow for either sign of z (σ(+∞) = 1 exactly; NaN is refused)."""
     z = np.asarray(z, dtype=np.float64)
@@ -80,7 +89,8 @@ def logit(p: float) -> float:
 
 @dataclass(frozen=True)
 class Trace:
-    """The forward pass, kept for backpropagation: every array is (T, d); c and h are (T+1, d)."""
+    """The forward pass, kept for backpropagation: every array is (..., T, d); c and h are
+    (..., T+1, d), the leading axes being a batch of networks if there is one."""
 
     i: np.ndarray
     f: np.ndarray
@@ -91,50 +101,60 @@ class Trace:
 
 
 def forward(w: LSTMWeights, x: np.ndarray, forget: float, pinned: bool) -> Trace:
-    x = _check.array("x", x, ndim=2)
+    """Run the LSTM over ``x`` (``(..., T, d)``); weights and inputs may carry batch axes."""
+    x = _check.array("x", x, min_ndim=2)
     forget = _check.real("forget", forget, 0.0, 1.0, lo_open=True)
-    T, d = x.shape[0], w.W["i"].shape[0]
-    if x.shape[1] != w.W["i"].shape[1]:
-        raise ValueError(f"x must have {w.W['i'].shape[1]} columns, got shape {x.shape}")
-    c, h = np.zeros((T + 1, d)), np.zeros((T + 1, d))
-    gates = {k: np.empty((T, d)) for k in GATES}
+    T, d = x.shape[-2], w.W["i"].shape[-2]
+    if x.shape[-1] != w.W["i"].shape[-1]:
+        raise ValueError(f"x must have {w.W['i'].shape[-1]} columns, got shape {x.shape}")
+    batch = np.broadcast_shapes(x.shape[:-2], w.W["i"].shape[:-2])
+    c, h = np.zeros(batch + (T + 1, d)), np.zeros(batch + (T + 1, d))
+    gates = {k: np.empty(batch + (T, d)) for k in GATES}
     bias = logit(forget)
     for t in range(T):
-        pre = {k: w.W[k] @ x[t] + w.U[k] @ h[t] for k in GATES}
-        gates["i"][t], gates["o"][t] = sigmoid(pre["i"]), sigmoid(pre["o"])
-        gates["f"][t] = forget if pinned else sigmoid(bias + pre["f"])
-        gates["g"][t] = np.tanh(pre["g"])
-        c[t + 1] = gates["f"][t] * c[t] + gates["i"][t] * gates["g"][t]
-        h[t + 1] = gates["o"][t] * np.tanh(c[t + 1])
+        pre = {k: _matvec(w.W[k], x[..., t, :]) + _matvec(w.U[k], h[..., t, :]) for k in GATES}
+        gates["i"][..., t, :], gates["o"][..., t, :] = sigmoid(pre["i"]), sigmoid(pre["o"])
+        gates["f"][..., t, :] = forget if pinned else sigmoid(bias + pre["f"])
+        gates["g"][..., t, :] = np.tanh(pre["g"])
+        c[..., t + 1, :] = gates["f"][..., t, :] * c[..., t, :] + gates["i"][..., t, :] * gates["g"][..., t, :]
+        h[..., t + 1, :] = gates["o"][..., t, :] * np.tanh(c[..., t + 1, :])
     return Trace(c=c, h=h, **gates)
+
+
+def _matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
+    return (A @ v[..., None])[..., 0]
 
 
 def backprop(w: LSTMWeights, tr: Trace, u: np.ndarray, pinned: bool):
     """``∂L/∂c_t`` and ``∂L/∂h_t`` for ``t = T … 0`` (index k = steps back), and the cell path alone.
 
-    Returns ``(dc, dh, cell_path)``, each of shape (T+1, d).
+    Returns ``(dc, dh, cell_path)``, each of shape (..., T+1, d).
     """
-    u = _check.array("u", u, ndim=1)
-    T, d = tr.i.shape
-    if u.shape[0] != d:
-        raise ValueError(f"u must have {d} components, got {u.shape[0]}")
-    dc, dh, cell = np.zeros((T + 1, d)), np.zeros((T + 1, d)), np.zeros((T + 1, d))
-    dh[0] = u
-    dc[0] = u * tr.o[T - 1] * (1 - np.tanh(tr.c[T]) ** 2)
-    cell[0] = dc[0]
+    u = _check.array("u", u, min_ndim=1)
+    T, d = tr.i.shape[-2:]
+    if u.shape[-1] != d:
+        raise ValueError(f"u must have {d} components, got {u.shape[-1]}")
+    shape = np.broadcast_shapes(tr.c.shape, u.shape[:-1] + (1, d))
+    dc, dh, cell = np.zeros(shape), np.zeros(shape), np.zeros(shape)
+    at = lambda a, t: a[..., t, :]  # noqa: E731  (step t of a (..., T, d) array)
+    dh[..., 0, :] = u
+    dc[..., 0, :] = u * at(tr.o, T - 1) * (1 - np.tanh(at(tr.c, T)) ** 2)
+    cell[..., 0, :] = dc[..., 0, :]
+    U_T = {key: np.swapaxes(w.U[key], -1, -2) for key in GATES}
     for k in range(1, T + 1):
         t = T - k            # gradients at c_t, h_t; the step t → t+1 uses gates[t]
-        i, f, o, g = tr.i[t], tr.f[t], tr.o[t], tr.g[t]
+        i, f, o, g = at(tr.i, t), at(tr.f, t), at(tr.o, t), at(tr.g, t)
+        dc_next, dh_next = dc[..., k - 1, :], dh[..., k - 1, :]
         dpre = {
-            "o": dh[k - 1] * np.tanh(tr.c[t + 1]) * o * (1 - o),
-            "i": dc[k - 1] * g * i * (1 - i),
-            "g": dc[k - 1] * i * (1 - g * g),
-            "f": np.zeros(d) if pinned else dc[k - 1] * tr.c[t] * f * (1 - f),
+            "o": dh_next * np.tanh(at(tr.c, t + 1)) * o * (1 - o),
+            "i": dc_next * g * i * (1 - i),
+            "g": dc_next * i * (1 - g * g),
+            "f": np.zeros_like(dc_next) if pinned else dc_next * at(tr.c, t) * f * (1 - f),
         }
-        dh[k] = sum(w.U[key].T @ dpre[key] for key in GATES)
-        through_h = dh[k] * tr.o[t - 1] * (1 - np.tanh(tr.c[t]) ** 2) if t > 0 else 0.0
-        dc[k] = f * dc[k - 1] + through_h
-        cell[k] = f * cell[k - 1]
+        dh[..., k, :] = sum(_matvec(U_T[key], dpre[key]) for key in GATES)
+        through_h = dh[..., k, :] * at(tr.o, t - 1) * (1 - np.tanh(at(tr.c, t)) ** 2) if t > 0 else 0.0
+        dc[..., k, :] = f * dc_next + through_h
+        cell[..., k, :] = f * cell[..., k - 1, :]
     return dc, dh, cell
 
 
@@ -167,17 +187,46 @@ def simulate(forget: float = FORGET, pinned: bool = False, seed: int = 0, d: int
     gate_scale = _check.real("gate_scale", gate_scale, 0.0, rnn.MAX_SCALE)
     r = rnn.draw(d=d, T=T, seed=seed)  # widget 1's inputs and loss direction
     w = draw_weights(d, seed, gate_scale)
-    tr = forward(w, r.x, forget, pinned)
-    dc, _, cell = backprop(w, tr, r.u, pinned)
-    log_whole = np.log(np.linalg.norm(dc, axis=1))
-    log_cell = np.log(np.linalg.norm(cell, axis=1))
-    return LSTMGradient(
-        forget=forget, pinned=bool(pinned), seed=seed, weights=w, x=r.x, u=r.u,
-        log_whole=_check.frozen(log_whole), log_cell=_check.frozen(log_cell),
-        geometric_mean_f=float(np.exp(np.log(tr.f).mean())),
-        whole_factor=float(np.exp(rnn.slope(log_whole))),
-        cell_path_factor=float(np.exp(rnn.slope(log_cell))),
-    )
+    m = _measure(w, r.x, r.u, forget, pinned)
+    return LSTMGradient(forget=forget, pinned=bool(pinned), seed=seed, weights=w, x=r.x, u=r.u,
+                        **{k: v if isinstance(v, np.ndarray) else float(v) for k, v in m.items()})
+
+
+def _measure(w: LSTMWeights, x: np.ndarray, u: np.ndarray, forget: float, pinned: bool) -> dict:
+    """Forward, backward and the per-step factors, for one network or a batch of them."""
+    tr = forward(w, x, forget, pinned)
+    dc, _, cell = backprop(w, tr, u, pinned)
+    log_whole = np.log(np.linalg.norm(dc, axis=-1))
+    log_cell = np.log(np.linalg.norm(cell, axis=-1))
+    return {"log_whole": _check.frozen(log_whole), "log_cell": _check.frozen(log_cell),
+            "geometric_mean_f": np.exp(np.log(tr.f).mean(axis=(-2, -1))),
+            "whole_factor": np.exp(rnn.slope(log_whole)),
+            "cell_path_factor": np.exp(rnn.slope(log_cell))}
+
+
+@dataclass(frozen=True)
+class Factors:
+    """The per-step factors of a batch of networks, one per seed (no weights kept)."""
+
+    forget: float
+    pinned: bool
+    geometric_mean_f: np.ndarray
+    whole_factor: np.ndarray
+    cell_path_factor: np.ndarray
+
+
+def simulate_seeds(seeds, forget: float = FORGET, pinned: bool = False, d: int = rnn.D, T: int = rnn.T,
+                   gate_scale: float = GATE_SCALE) -> Factors:
+    """:func:`simulate` for every seed of ``seeds``, run as one batch."""
+    forget = _check.real("forget", forget, 0.0, 1.0, lo_open=True)
+    if not isinstance(pinned, (bool, np.bool_)):
+        raise ValueError(f"pinned must be True or False, got {pinned!r}")
+    gate_scale = _check.real("gate_scale", gate_scale, 0.0, rnn.MAX_SCALE)
+    seeds = list(seeds)
+    r = rnn.draws(seeds, d=d, T=T)
+    m = _measure(stack_weights(d, seeds, gate_scale), r.x, r.u, forget, pinned)
+    return Factors(forget=forget, pinned=bool(pinned),
+                   **{k: _check.frozen(m[k]) for k in ("geometric_mean_f", "whole_factor", "cell_path_factor")})
 
 
 # --- the same identity as a residual connection --------------------------------------
@@ -248,19 +297,17 @@ class Robustness:
 
 @lru_cache(maxsize=None)
 def robustness(n_seeds: int = rnn.N_SEEDS) -> Robustness:
+    """The page's statements counted over the seeds ``0 … n_seeds-1`` (each setting one batch)."""
     n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
-    runs = {(f, p): [simulate(forget=f, pinned=p, seed=s) for s in range(n_seeds)]
-            for f in FORGETS for p in (False, True) if p is False or f == FORGET}
-    gated = runs[(FORGET, False)]
-    pinned = runs[(FORGET, True)]
+    gated = {f: simulate_seeds(range(n_seeds), forget=f) for f in FORGETS}
+    pinned = simulate_seeds(range(n_seeds), forget=FORGET, pinned=True)
+    share = lambda holds: float(np.mean(holds))  # noqa: E731
     return Robustness(
         n_seeds=n_seeds,
-        whole_above_f=float(np.mean([r.whole_factor > FORGET for r in gated])),
-        whole_above_cell={p: float(np.mean([r.whole_factor > r.cell_path_factor for r in rs]))
-                          for p, rs in ((False, gated), (True, pinned))},
-        cell_below_f=float(np.mean([r.cell_path_factor < FORGET for r in gated])),
-        pinned_cell_is_f=float(np.mean([abs(r.cell_path_factor - FORGET) < 1e-12 for r in pinned])),
-        near_f={f: float(np.mean([abs(r.whole_factor - f) < TOLERANCE for r in runs[(f, False)]]))
-                for f in FORGETS},
-        gap_median={f: float(np.median([r.whole_factor - f for r in runs[(f, False)]])) for f in FORGETS},
+        whole_above_f=share(gated[FORGET].whole_factor > FORGET),
+        whole_above_cell={r.pinned: share(r.whole_factor > r.cell_path_factor) for r in (gated[FORGET], pinned)},
+        cell_below_f=share(gated[FORGET].cell_path_factor < FORGET),
+        pinned_cell_is_f=share(np.abs(pinned.cell_path_factor - FORGET) < 1e-12),
+        near_f={f: share(np.abs(r.whole_factor - f) < TOLERANCE) for f, r in gated.items()},
+        gap_median={f: float(np.median(r.whole_factor - f)) for f, r in gated.items()},
     )

@@ -34,7 +34,7 @@ The page's headline values (its seed comes from :func:`page_seed`):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 
 import numpy as np
@@ -72,36 +72,51 @@ def draw(d: int = D, T: int = T, seed: int = 0) -> Draw:
     return Draw(*(_check.frozen(a) for a in (W0, U0, x, u / np.linalg.norm(u))))
 
 
+def draws(seeds, d: int = D, T: int = T) -> Draw:
+    """The draws of several seeds stacked along a leading axis: one network per seed,
+    each exactly as :func:`draw` gives it, to be run as a batch."""
+    each = [draw(d, T, s) for s in seeds]
+    if not each:
+        raise ValueError("seeds must name at least one seed")
+    return Draw(*(_check.frozen(np.stack([getattr(dr, f.name) for dr in each])) for f in fields(Draw)))
+
+
 # --- factor 1: the spectral radius ----------------------------------------------
 
-def gelfand_radius(A: np.ndarray, squarings: int = GELFAND_SQUARINGS) -> float:
+def gelfand_radius(A: np.ndarray, squarings: int = GELFAND_SQUARINGS):
     """Spectral radius by Gelfand's formula, ``ρ(A) = lim ‖A^k‖^{1/k}``, with ``k = 2^squarings``.
 
     ``A^k`` is reached by repeated squaring; after each squaring the matrix is
     divided by its Frobenius norm and the logarithm of that norm is kept, so
     ``ln ‖A^k‖`` never overflows.  The error of ``‖A^k‖^{1/k}`` is of order
     ``ln(C)/k`` (``C`` depends on A's eigenvectors): negligible for ``k = 2^40``.
+    A stack of matrices ``(..., n, n)`` gives an array of radii; one matrix, a float.
 
     >>> round(gelfand_radius(np.array([[0.0, 2.0], [0.5, 0.0]])), 12)   # eigenvalues ±1
     1.0
+    >>> gelfand_radius(np.array([[[0.0, 1.0], [0.0, 0.0]], [[3.0, 0.0], [0.0, 1.0]]]))  # nilpotent; diagonal
+    array([0., 3.])
     """
     A = np.asarray(A, dtype=np.float64)
-    if A.ndim != 2 or A.shape[0] != A.shape[1] or A.size == 0:
-        raise ValueError(f"A must be a non-empty square matrix, got shape {A.shape}")
+    if A.ndim < 2 or A.shape[-1] != A.shape[-2] or A.size == 0:
+        raise ValueError(f"A must be a non-empty square matrix (or a stack of them), got shape {A.shape}")
     if not np.all(np.isfinite(A)):
         raise ValueError("A must have finite entries")
     squarings = _check.integer("squarings", squarings, 1, 60)
-    norm = np.linalg.norm(A)
-    if norm == 0:
-        return 0.0
-    M, log_norm = A / norm, np.log(norm)  # A^k = exp(log_norm) · M, ‖M‖ = 1
+    zero = np.zeros(A.shape[:-2], dtype=bool)  # A^k = 0: the radius is 0 (nilpotent, or A = 0)
+
+    def normalise(M):
+        norm = np.linalg.norm(M, axis=(-2, -1))
+        zero[...] |= norm == 0
+        norm = np.where(zero, 1.0, norm)
+        return M / norm[..., None, None], np.log(norm)
+
+    M, log_norm = normalise(A)  # A^k = exp(log_norm) · M, ‖M‖ = 1
     for _ in range(squarings):
-        M = M @ M
-        norm = np.linalg.norm(M)
-        if norm == 0:  # nilpotent
-            return 0.0
-        M, log_norm = M / norm, 2 * log_norm + np.log(norm)
-    return float(np.exp(log_norm / 2.0**squarings))
+        M, log_step = normalise(M @ M)
+        log_norm = 2 * log_norm + log_step
+    radius = np.where(zero, 0.0, np.exp(log_norm / 2.0**squarings))
+    return float(radius) if A.ndim == 2 else radius
 
 
 def eigen_radius(A: np.ndarray) -> float:
@@ -120,8 +135,13 @@ def tanh_prime(a: np.ndarray) -> np.ndarray:
     Written this way it never overflows, and it stays accurate where ``1 - tanh²``
     would round to an exact 0 (|a| ≳ 19).
     """
-    e = np.exp(-2.0 * np.abs(_check.array("a", a)))
-    return 4.0 * e / (1.0 + e) ** 2
+    e = -2.0 * np.abs(_check.array("a", a))
+    e = np.exp(e, out=e if e.ndim else None)  # in place: the robustness sweeps pass millions of values
+    denominator = 1.0 + e
+    denominator *= denominator
+    e *= 4.0
+    e /= denominator
+    return e
 
 
 # --- forward and backward ----------------------------------------------------------
@@ -129,17 +149,18 @@ def tanh_prime(a: np.ndarray) -> np.ndarray:
 def forward(W_hh: np.ndarray, W_xh: np.ndarray, x: np.ndarray) -> np.ndarray:
     """Pre-activations ``a_1 … a_T`` of the RNN, shape ``(..., T, d)``.
 
-    ``W_hh`` and ``W_xh`` may carry leading batch axes (a sweep over scales).
+    ``W_hh``, ``W_xh`` and ``x`` (``(..., T, d)``) may carry leading batch axes
+    that broadcast together: a sweep over scales, over seeds, or both.
     """
     W_hh, W_xh = _check.array("W_hh", W_hh, min_ndim=2), _check.array("W_xh", W_xh, min_ndim=2)
-    x = _check.array("x", x, ndim=2)
-    if W_hh.shape[-1] != W_hh.shape[-2] or W_xh.shape[-2] != W_hh.shape[-1] or W_xh.shape[-1] != x.shape[1]:
+    x = _check.array("x", x, min_ndim=2)
+    if W_hh.shape[-1] != W_hh.shape[-2] or W_xh.shape[-2] != W_hh.shape[-1] or W_xh.shape[-1] != x.shape[-1]:
         raise ValueError(f"shapes do not chain: W_hh {W_hh.shape}, W_xh {W_xh.shape}, x {x.shape}")
-    batch = np.broadcast_shapes(W_hh.shape[:-2], W_xh.shape[:-2])
+    batch = np.broadcast_shapes(W_hh.shape[:-2], W_xh.shape[:-2], x.shape[:-2])
     h = np.zeros(batch + (W_hh.shape[-1],))
-    a = np.empty(batch + x.shape)
-    for t in range(x.shape[0]):
-        a[..., t, :] = _matvec(W_hh, h) + _matvec(W_xh, x[t])
+    a = np.empty(batch + x.shape[-2:])
+    for t in range(x.shape[-2]):
+        a[..., t, :] = _matvec(W_hh, h) + _matvec(W_xh, x[..., t, :])
         h = np.tanh(a[..., t, :])
     return a
 
@@ -154,11 +175,11 @@ def backprop(W_hh: np.ndarray, a: np.ndarray, u: np.ndarray) -> tuple[np.ndarray
     from there on, and a zero direction — never NaN.
     """
     W_hh, a = _check.array("W_hh", W_hh, min_ndim=2), _check.array("a", a, min_ndim=2)
-    u = _check.array("u", u, ndim=1)
-    if a.shape[-1] != u.shape[0] or W_hh.shape[-1] != u.shape[0]:
+    u = _check.array("u", u, min_ndim=1)
+    if a.shape[-1] != u.shape[-1] or W_hh.shape[-1] != u.shape[-1]:
         raise ValueError(f"shapes do not chain: W_hh {W_hh.shape}, a {a.shape}, u {u.shape}")
     T = a.shape[-2]
-    g = np.broadcast_to(u, a.shape[:-2] + u.shape).astype(np.float64)
+    g = np.broadcast_to(u, a.shape[:-2] + u.shape[-1:]).astype(np.float64)
     directions = np.empty(a.shape[:-2] + (T + 1, u.shape[-1]))
     log_norms = np.zeros(a.shape[:-2] + (T + 1,))
     directions[..., 0, :] = g
@@ -292,16 +313,20 @@ def sweep(input_scale: float = INPUT_SCALE, seed: int = 0, d: int = D, T: int = 
         raise ValueError("scales must be a non-empty 1-D array")
     for s in scales:
         _check.real("scales", s, MIN_SCALE, MAX_SCALE)
-    dr = draw(d, T, seed)
-    W_hh = scales[:, None, None] * dr.W0
-    a = forward(W_hh, input_scale * dr.U0, dr.x)
-    _, log_norms = backprop(W_hh, a, dr.u)
-    return Sweep(
-        input_scale=input_scale, seed=seed, scales=_check.frozen(scales),
-        spectral_radius=_check.frozen(scales * gelfand_radius(dr.W0)),
-        mean_tanh_prime=_check.frozen(tanh_prime(a).mean(axis=(-2, -1))),
-        measured_slope=_check.frozen(slope(log_norms)),
-    )
+    return Sweep(input_scale=input_scale, seed=seed, scales=_check.frozen(scales),
+                 **_sweep_arrays(draw(d, T, seed), input_scale, scales))
+
+
+def _sweep_arrays(dr: Draw, input_scale: float, scales: np.ndarray, with_mean: bool = True) -> dict:
+    """Radius, mean tanh′ (unless not ``with_mean``) and slope at every scale,
+    ``(..., n_scales)``: ``dr`` may be one draw or a stack of them (:func:`draws`)."""
+    W0, U0, x = (a[..., None, :, :] for a in (dr.W0, dr.U0, dr.x))  # a new axis for the scales
+    W_hh = scales[:, None, None] * W0
+    a = forward(W_hh, input_scale * U0, x)
+    _, log_norms = backprop(W_hh, a, dr.u[..., None, :])
+    return {"spectral_radius": _check.frozen(scales * np.asarray(gelfand_radius(dr.W0))[..., None]),
+            "measured_slope": _check.frozen(slope(log_norms)),
+            **({"mean_tanh_prime": _check.frozen(tanh_prime(a).mean(axis=(-2, -1)))} if with_mean else {})}
 
 
 def first_crossing(scales: np.ndarray, values: np.ndarray, level: float) -> float | None:
@@ -335,12 +360,16 @@ FLIP_LIMIT = 1.5             # "the slope flips when ρ passes 1" counts as hold
 def narrative(seed: int) -> dict[str, bool]:
     """The three statements the page's story needs, for one seed."""
     seed = _check.integer("seed", seed, 0, 2**63 - 1)
-    default = simulate(seed=seed)
-    sat = simulate(w_scale=SATURATING[0], input_scale=SATURATING[1], seed=seed)
-    small = simulate(w_scale=SMALL_INPUT[0], input_scale=SMALL_INPUT[1], seed=seed)
+    story = _story(simulate(seed=seed), simulate(w_scale=SATURATING[0], input_scale=SATURATING[1], seed=seed),
+                   simulate(w_scale=SMALL_INPUT[0], input_scale=SMALL_INPUT[1], seed=seed))
+    return {k: bool(v) for k, v in story.items()}
+
+
+def _story(default, sat, small) -> dict:
+    """:func:`narrative` on readouts of one seed, or on :class:`Batch` es of many (elementwise)."""
     return {
-        "default_vanishes": default.spectral_radius < 1 and default.measured_slope < 0,
-        "saturation_vanishes": sat.spectral_radius > 1 and sat.product < 1 and sat.measured_slope < 0,
+        "default_vanishes": (default.spectral_radius < 1) & (default.measured_slope < 0),
+        "saturation_vanishes": (sat.spectral_radius > 1) & (sat.product < 1) & (sat.measured_slope < 0),
         "small_input_explodes": small.measured_slope > 0,
     }
 
@@ -383,44 +412,87 @@ class Robustness:
     radius_range_at_2: tuple      # (min, max) of ρ(2·W0) over the seeds
 
 
+@dataclass(frozen=True)
+class Batch:
+    """Widget 1's three numbers for a batch of networks (one per seed), without their weights."""
+
+    spectral_radius: np.ndarray
+    mean_tanh_prime: np.ndarray
+    measured_slope: np.ndarray
+
+    @property
+    def product(self) -> np.ndarray:
+        return self.spectral_radius * self.mean_tanh_prime
+
+    @property
+    def predicted_slope(self) -> np.ndarray:
+        return np.log(self.product)
+
+    @property
+    def relative_error(self) -> np.ndarray:
+        with np.errstate(divide="ignore"):  # inf where the prediction is 0, as for one readout
+            return np.abs(self.measured_slope - self.predicted_slope) / np.abs(self.predicted_slope)
+
+
+def simulate_batch(dr: Draw, w_scale: float = W_SCALE, input_scale: float = INPUT_SCALE) -> Batch:
+    """:func:`simulate` for every network of a stacked draw (:func:`draws`) at once."""
+    w_scale = _check.real("w_scale", w_scale, MIN_SCALE, MAX_SCALE)
+    input_scale = _check.real("input_scale", input_scale, 0.0, MAX_SCALE)
+    W_hh = w_scale * dr.W0
+    a = forward(W_hh, input_scale * dr.U0, dr.x)
+    _, log_norms = backprop(W_hh, a, dr.u)
+    return Batch(spectral_radius=_check.frozen(gelfand_radius(W_hh)),
+                 mean_tanh_prime=_check.frozen(tanh_prime(a).mean(axis=(-2, -1))),
+                 measured_slope=_check.frozen(slope(log_norms)))
+
+
 @lru_cache(maxsize=None)
 def robustness(n_seeds: int = N_SEEDS) -> Robustness:
-    """Every draw-dependent statement of the page, counted over ``n_seeds`` seeds."""
+    """Every draw-dependent statement of the page, counted over the seeds ``0 … n_seeds-1``
+    (all of them run as one batch)."""
     n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
-    seeds = range(n_seeds)
-    errors = [simulate(seed=s).relative_error for s in seeds]
-    below = {x: float(np.mean([_below(simulate(input_scale=x, seed=s)) for s in seeds]))
-             for x in (INPUT_SCALE, SMALL_INPUT[1])}
-    flips = {x: _flip_stats(x, seeds) for x in (INPUT_SCALE, SMALL_INPUT[1])}
-    stories = [narrative(s) for s in seeds]
-    radii_at_2 = [SATURATING[0] * gelfand_radius(draw(seed=s).W0) for s in seeds]
+    dr = draws(range(n_seeds))
+    default = simulate_batch(dr)
+    small_default = simulate_batch(dr, input_scale=SMALL_INPUT[1])
+    story = _story(default, simulate_batch(dr, *SATURATING), simulate_batch(dr, *SMALL_INPUT))
+    radii_at_2 = SATURATING[0] * gelfand_radius(dr.W0)
     return Robustness(
-        n_seeds=n_seeds, below_prediction=below, flips=flips,
-        median_relative_error=float(np.median(errors)),
-        within_tolerance=float(np.mean(np.array(errors) < TOLERANCE)),
-        saturation_vanishes=float(np.mean([st["saturation_vanishes"] for st in stories])),
-        small_input_explodes=float(np.mean([st["small_input_explodes"] for st in stories])),
-        narrative=float(np.mean([all(st.values()) for st in stories])),
-        radius_range_at_2=(min(radii_at_2), max(radii_at_2)),
+        n_seeds=n_seeds,
+        below_prediction={INPUT_SCALE: _share(default.measured_slope < default.predicted_slope),
+                          SMALL_INPUT[1]: _share(small_default.measured_slope < small_default.predicted_slope)},
+        flips={x: _flip_stats(x, dr) for x in (INPUT_SCALE, SMALL_INPUT[1])},
+        median_relative_error=float(np.median(default.relative_error)),
+        within_tolerance=_share(default.relative_error < TOLERANCE),
+        saturation_vanishes=_share(story["saturation_vanishes"]),
+        small_input_explodes=_share(story["small_input_explodes"]),
+        narrative=_share(np.logical_and.reduce(list(story.values()))),
+        radius_range_at_2=(float(radii_at_2.min()), float(radii_at_2.max())),
     )
 
 
-def _below(r: RNNGradient) -> bool:
-    return r.measured_slope < r.predicted_slope
+def _share(holds: np.ndarray) -> float:
+    return float(np.mean(holds))
 
 
 def radius_at_flip(sw: Sweep) -> float | None:
     """The radius at the first scale where the measured slope turns positive."""
-    s = first_crossing(sw.scales, sw.measured_slope, 0.0)
-    return None if s is None else s * sw.spectral_radius[0] / sw.scales[0]
+    return _radius_at_flip(sw.scales, sw.measured_slope, sw.spectral_radius)
 
 
-def _flip_stats(input_scale: float, seeds) -> FlipStats:
-    sweeps = [sweep(input_scale, s) for s in seeds]
-    radii = [r for r in map(radius_at_flip, sweeps) if r is not None]
+def _radius_at_flip(scales, slopes, radii) -> float | None:
+    s = first_crossing(scales, slopes, 0.0)
+    return None if s is None else s * radii[0] / scales[0]
+
+
+def _flip_stats(input_scale: float, dr: Draw) -> FlipStats:
+    """Sweep every seed of the stacked draw ``dr`` over ``SWEEP_SCALES`` (one batch)."""
+    sw = _sweep_arrays(dr, input_scale, SWEEP_SCALES, with_mean=False)
+    flips = [_radius_at_flip(SWEEP_SCALES, slopes, radii)
+             for slopes, radii in zip(sw["measured_slope"], sw["spectral_radius"])]
+    radii = [r for r in flips if r is not None]
     return FlipStats(
         input_scale=input_scale,
-        soon_after_one=float(sum(1 <= r < FLIP_LIMIT for r in radii) / len(sweeps)),
+        soon_after_one=float(sum(1 <= r < FLIP_LIMIT for r in radii) / len(flips)),
         radius_quartiles=tuple(float(q) for q in np.quantile(radii, [0.25, 0.5, 0.75])),
-        never=1 - len(radii) / len(sweeps),
+        never=1 - len(radii) / len(flips),
     )

@@ -86,3 +86,14 @@ def test_jacobian_of_a_linear_map_is_the_matrix():
 def test_bad_parameters_raise_value_error_naming_them(kwargs, name):
     with pytest.raises(ValueError, match=rf"^{name} must be"):
         w2.simulate(**kwargs)
+
+
+@pytest.mark.parametrize("forget, pinned", [(0.95, False), (0.95, True), (1.0, False), (0.9, False)])
+def test_a_batch_of_seeds_gives_each_seed_s_factors(forget, pinned):
+    """robustness() runs all seeds as one batch: every network of it is the one simulate() runs."""
+    seeds = [0, 4, 19]
+    batch = w2.simulate_seeds(seeds, forget=forget, pinned=pinned)
+    for i, seed in enumerate(seeds):
+        r = w2.simulate(forget=forget, pinned=pinned, seed=seed)
+        for name in ("whole_factor", "cell_path_factor", "geometric_mean_f"):
+            assert getattr(batch, name)[i] == pytest.approx(getattr(r, name), rel=1e-12)

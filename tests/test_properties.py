@@ -179,6 +179,12 @@ def test_integer_format_refuses_what_is_not_an_integer(value):
     (lambda: w5.solve_quadratic(0, 1, 1), "a"),
     (lambda: w3.encode(np.array([[0, 9]]), np.zeros((3, 2)), 4), "sentences"),
     (lambda: w2.jacobian(lambda v: v, np.ones(2), eps=0.0), "eps"),
+    (lambda: w1.draws([]), "seeds"),
+    (lambda: w1.draws([0, -1]), "seed"),
+    (lambda: w1.simulate_batch(w1.draws([0]), w_scale=float("nan")), "w_scale"),
+    (lambda: w2.stack_weights(10, []), "seeds"),
+    (lambda: w2.simulate_seeds([0, 1.5]), "seed"),
+    (lambda: w2.simulate_seeds([0], pinned="yes"), "pinned"),
 ])
 def test_bad_arrays_are_refused_by_name(call, name):
     with pytest.raises(ValueError, match=rf"^{name}"):

@@ -160,3 +160,34 @@ def test_bad_parameters_raise_value_error_naming_them(kwargs, name):
 def test_gelfand_rejects_what_is_not_a_finite_square_matrix(A):
     with pytest.raises(ValueError, match="^A must"):
         w1.gelfand_radius(A)
+
+
+def test_a_batch_of_seeds_gives_each_seed_s_own_readout():
+    """robustness() runs all seeds as one batch: every network of it is the one simulate() runs."""
+    seeds = [0, 7, 31]
+    for w_scale, input_scale in ((w1.W_SCALE, w1.INPUT_SCALE), w1.SATURATING, w1.SMALL_INPUT):
+        batch = w1.simulate_batch(w1.draws(seeds), w_scale, input_scale)
+        for i, seed in enumerate(seeds):
+            r = w1.simulate(w_scale=w_scale, input_scale=input_scale, seed=seed)
+            assert batch.spectral_radius[i] == pytest.approx(r.spectral_radius, rel=1e-12)
+            assert batch.mean_tanh_prime[i] == pytest.approx(r.mean_tanh_prime, rel=1e-12)
+            assert batch.measured_slope[i] == pytest.approx(r.measured_slope, rel=1e-12)
+            assert batch.relative_error[i] == pytest.approx(r.relative_error, rel=1e-9)
+
+
+def test_a_batch_of_sweeps_gives_each_seed_s_sweep():
+    seeds = [2, 5]
+    arrays = w1._sweep_arrays(w1.draws(seeds), 0.05, w1.SWEEP_SCALES)
+    for i, seed in enumerate(seeds):
+        sw = w1.sweep(0.05, seed)
+        np.testing.assert_allclose(arrays["measured_slope"][i], sw.measured_slope, rtol=1e-12)
+        np.testing.assert_allclose(arrays["spectral_radius"][i], sw.spectral_radius, rtol=1e-12)
+        np.testing.assert_allclose(arrays["mean_tanh_prime"][i], sw.mean_tanh_prime, rtol=1e-12)
+
+
+def test_gelfand_radius_of_a_stack_is_the_radius_of_each_matrix():
+    stack = w1.draws(range(4)).W0 * np.array([0.5, 1.0, 2.0, 0.0])[:, None, None]
+    radii = w1.gelfand_radius(stack)
+    assert radii.shape == (4,) and radii[3] == 0.0
+    for A, rho in zip(stack, radii):
+        assert rho == pytest.approx(w1.gelfand_radius(A), rel=1e-12)
