@@ -23,7 +23,8 @@ language = "ca"
 root_doc = "index"
 exclude_patterns = ["**.ipynb_checkpoints"]
 
-extensions = ["myst_nb", "sphinxcontrib.bibtex", "catalan", "offline_math", "notebooks", "exec_deps"]
+extensions = ["myst_nb", "sphinxcontrib.bibtex", "catalan", "offline_math", "notebooks", "exec_deps",
+              "shared_kernels"]
 templates_path = ["book/_templates"]  # Catalan for the theme's hard-coded strings
 bibtex_bibfiles = ["book/referencies.bib"]  # relative to this folder
 bibtex_reference_style = "author_year"
@@ -42,11 +43,7 @@ nb_execution_timeout = 300  # the slowest page takes a few seconds; this is a ha
 # page imports changes, and only then (see chapter09/provenance.py).
 nb_execution_cache_path = os.environ.get(
     "CHAPTER09_CACHE", str(ROOT / "_build" / ".jupyter_cache")) + "/" + library_digest()
-# Create the cache (folder and database) here, once: with -j the parallel readers would
-# otherwise race to create it and one of them fails (FileExistsError).
-from jupyter_cache import get_cache  # noqa: E402
-
-get_cache(nb_execution_cache_path).db
+# (_ext/exec_deps.py adds the figure format, svg or pdf, to the path, by builder.)
 nb_merge_streams = True
 nb_render_markdown_format = "myst"  # tables written by cells
 

@@ -12,6 +12,7 @@ are kept beside the cache in ``page-deps.json``.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from jupyter_cache import get_cache
@@ -19,33 +20,60 @@ from jupyter_cache import get_cache
 from chapter09.provenance import is_notebook_page, page_digest
 
 RECORD = "page-deps.json"
+FIGURE_FORMATS = {"html": "svg", "latex": "pdf"}  # by builder format
+FORMATS_VARIABLE = "CHAPTER09_FIGURE_FORMATS"  # read by chapter09.plots.use_book_style
 
 
-def _digests(app) -> dict[str, str]:
-    out = {}
-    for docname in sorted(app.env.found_docs):
-        source = Path(app.srcdir) / f"{docname}.md"
-        if source.exists():
-            text = source.read_text(encoding="utf-8")
-            if is_notebook_page(text):
-                out[docname] = page_digest(text)
-    return out
+def notebook_pages(app) -> dict[str, Path]:
+    """Every page of the book that myst-nb executes, by docname."""
+    pages = {}
+    for path in sorted(Path(app.srcdir).glob("*.md")):
+        if is_notebook_page(path.read_text(encoding="utf-8")):
+            pages[path.stem] = path
+    return pages
+
+
+def cache_path(app) -> str:
+    """The execution cache of this build (myst-nb's, after :func:`key_on_figure_format`)."""
+    return app.env.mystnb_config.execution_cache_path
+
+
+def key_on_figure_format(app) -> None:
+    """Each builder gets its own figures: SVG for HTML, PDF for LaTeX.
+
+    The kernels draw each figure in that one format only (half the drawing of both),
+    so the format is part of what a cached page depends on: a cache folder per format.
+    """
+    figure_format = FIGURE_FORMATS.get(app.builder.format, "svg")
+    os.environ[FORMATS_VARIABLE] = figure_format  # the kernels inherit it
+    path = f"{app.env.mystnb_config.execution_cache_path}/{figure_format}"
+    app.env.mystnb_config = app.env.mystnb_config.copy(execution_cache_path=path)
+    get_cache(path).db  # created once, before parallel readers race to create it
 
 
 def _record_path(app) -> Path:
-    return Path(app.config.nb_execution_cache_path) / RECORD
+    return Path(cache_path(app)) / RECORD
 
 
-def outdated_by_code(app, env, added, changed, removed):
-    digests = _digests(app)
-    app.chapter09_digests = digests
+def stale_pages(app, digests: dict[str, str]) -> list[str]:
+    """The pages whose digest differs from the one recorded at the last build."""
     try:
         previous = json.loads(_record_path(app).read_text(encoding="utf-8"))
     except (FileNotFoundError, ValueError):
         previous = {}
-    stale = [doc for doc, digest in digests.items() if doc in previous and previous[doc] != digest]
+    return [doc for doc, digest in digests.items() if doc in previous and previous[doc] != digest]
+
+
+def page_digests(pages: dict[str, Path]) -> dict[str, str]:
+    return {doc: page_digest(path.read_text(encoding="utf-8")) for doc, path in pages.items()}
+
+
+def outdated_by_code(app, env, added, changed, removed):
+    digests = page_digests(notebook_pages(app))
+    app.chapter09_digests = digests
+    stale = stale_pages(app, digests)
     if stale:
-        cache = get_cache(app.config.nb_execution_cache_path)
+        cache = get_cache(cache_path(app))
         sources = {str((Path(app.srcdir) / f"{doc}.md").resolve()) for doc in stale}
         for record in cache.list_cache_records():
             if str(Path(record.uri).resolve()) in sources:
@@ -59,6 +87,7 @@ def remember(app, exc):
 
 
 def setup(app):
+    app.connect("builder-inited", key_on_figure_format, priority=600)  # after myst-nb's config (500)
     app.connect("env-get-outdated", outdated_by_code)
     app.connect("build-finished", remember)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -15,7 +15,7 @@ matplotlib.use("Agg")  # the book renders figures through IPython's display, nev
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 from . import fmt  # noqa: E402
 
@@ -36,14 +36,23 @@ STYLE = {
 BLUE, ORANGE, GREY, GREEN = "#1f77b4", "#d95f02", "#666666", "#1b9e77"
 
 
-def use_book_style(formats: tuple[str, ...] = ("svg", "pdf")) -> None:
+FORMATS = ("svg", "pdf")
+FORMATS_VARIABLE = "CHAPTER09_FIGURE_FORMATS"
+
+
+def use_book_style(formats: tuple[str, ...] | None = None) -> None:
     """Apply the style, and make the notebook kernel emit the given image formats.
 
-    SVG for the HTML book, PDF (vector) for the LaTeX one: myst-nb picks one per
-    builder.  Both carry the date of ``SOURCE_DATE_EPOCH`` instead of the clock
-    (set here, in the kernel only), and SVG ids are salted with a constant, so
-    two builds write the same bytes.
+    SVG for the HTML book, PDF (vector) for the LaTeX one.  A book build asks its
+    kernels for its builder's format alone, through ``CHAPTER09_FIGURE_FORMATS``
+    (each figure is drawn once, not twice); elsewhere both are emitted.  Both carry
+    the date of ``SOURCE_DATE_EPOCH`` instead of the clock (set here, in the kernel
+    only), and SVG ids are salted with a constant, so two builds write the same bytes.
     """
+    if formats is None:
+        formats = tuple(filter(None, os.environ.get(FORMATS_VARIABLE, ",".join(FORMATS)).split(",")))
+    if not formats or not set(formats) <= set(FORMATS):
+        raise ValueError(f"formats must be one or more of {', '.join(FORMATS)}, got {formats!r}")
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     plt.rcParams.update(STYLE)
     try:
@@ -229,6 +238,10 @@ def _log_log_ticks(ax) -> None:
     for axis in (ax.xaxis, ax.yaxis):
         axis.set_major_locator(LogLocator(base=10, numticks=8))
         axis.set_major_formatter(power)
+        # minor marks at 2 and 5 of each decade, unlabelled: matplotlib's default puts eight
+        # a decade over up to ten decades, which crowds the axis and triples the drawing time
+        axis.set_minor_locator(LogLocator(base=10, subs=(2.0, 5.0), numticks=8))
+        axis.set_minor_formatter(NullFormatter())
 
 
 def plot_cost(sweep, length: int) -> Figure:
