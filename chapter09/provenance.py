@@ -18,6 +18,7 @@ import ast
 import hashlib
 import platform
 import re
+from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
@@ -26,6 +27,7 @@ LIBRARIES = ("numpy", "matplotlib", "babel", "num2words", "ipykernel", "myst-nb"
 CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.M | re.S)
 
 
+@lru_cache(maxsize=None)
 def library_digest(libraries: tuple[str, ...] = LIBRARIES) -> str:
     h = hashlib.sha256(f"python {platform.python_version()}\0".encode())
     for name in libraries:
@@ -81,9 +83,16 @@ def dependencies(modules: set[str], package: Path = PACKAGE) -> set[Path]:
             parent = ".".join(parts[:k])
             if parent not in seen and _module_file(parent, package):
                 seen.add(parent)
-                path = _module_file(parent, package)
-                todo |= imported_modules(ast.parse(path.read_text(encoding="utf-8")), parent, package) - seen
+                todo |= _module_imports(parent, _module_file(parent, package).read_text(encoding="utf-8"),
+                                        package) - seen
     return {_module_file(m, package) for m in seen}
+
+
+@lru_cache(maxsize=None)
+def _module_imports(name: str, source: str, package: Path) -> frozenset[str]:
+    """:func:`imported_modules` of one module's source, parsed once per source text
+    (a build asks for the digests of every page, which share most modules)."""
+    return frozenset(imported_modules(ast.parse(source), name, package))
 
 
 def is_notebook_page(page_text: str) -> bool:

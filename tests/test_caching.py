@@ -6,6 +6,8 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 from chapter09 import provenance
 from conftest import BOOK, ROOT
 
@@ -27,13 +29,16 @@ def test_page_digest_follows_imports_transitively(tmp_path):
     assert all(provenance.page_digest(t, package) != after[n] for n, t in pages.items() if "code-cell" in t)
 
 
-def build(repo, cache):
+def build(repo, cache, how=r"(?:\.md: Executing notebook|: executed in a shared kernel)"):
+    """Build the copy; the pages executed (``how``: by myst-nb alone, or in a shared kernel)."""
     result = subprocess.run(
         [sys.executable, "-m", "sphinx", "-j", "auto", "-W", "--keep-going", "-b", "html", "-c", str(repo),
          str(repo / "book"), str(repo / "_build" / "html")],
         env=dict(os.environ, CHAPTER09_CACHE=str(cache)), capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    return sorted(set(re.findall(r"([\w-]+)\.md: Executing notebook", result.stdout + result.stderr)))
+    log = result.stdout + result.stderr
+    build.executed_alone = sorted(set(re.findall(r"([\w-]+)\.md: Executing notebook", log)))
+    return sorted(set(re.findall(rf"([\w-]+){how}", log)))
 
 
 def test_edit_of_a_widget_re_executes_its_pages_with_the_new_numbers(tmp_path):
@@ -45,7 +50,9 @@ def test_edit_of_a_widget_re_executes_its_pages_with_the_new_numbers(tmp_path):
         else:
             shutil.copy2(src, repo / name)
     cache = tmp_path / "cache"
-    assert "04-atencio" in build(repo, cache)
+    notebook_pages = sorted(p.stem for p in BOOK.glob("*.md") if provenance.is_notebook_page(p.read_text()))
+    assert build(repo, cache) == notebook_pages
+    assert build.executed_alone == []  # every page ran in a shared, warm kernel
     module = repo / "chapter09" / "attention.py"
     module.write_text(module.read_text(encoding="utf-8").replace("SLOPE = 0.4 ", "SLOPE = 0.5 "), encoding="utf-8")
     assert build(repo, cache) == ["04-atencio", "afirmacions"]
@@ -53,3 +60,29 @@ def test_edit_of_a_widget_re_executes_its_pages_with_the_new_numbers(tmp_path):
     pasted = re.findall(r'<span class="pasted-text">([^<]*)</span>', page)
     assert "0,5" in pasted and "0,4" not in pasted  # the glued slope a: the new value, not a stale one
     assert build(repo, cache) == []  # nothing changed: nothing runs
+
+
+def test_shared_kernels_number_cells_as_a_fresh_kernel_would():
+    sys.path.insert(0, str(ROOT / "_ext"))
+    import nbformat.v4 as v4
+    from shared_kernels import renumber
+
+    result = lambda n: v4.new_output("execute_result", data={"text/plain": "1"}, execution_count=n)  # noqa: E731
+    nb = v4.new_notebook(cells=[
+        v4.new_code_cell("1", execution_count=7, outputs=[result(7)]), v4.new_markdown_cell("text"),
+        v4.new_code_cell("", execution_count=None), v4.new_code_cell("2", execution_count=9, outputs=[result(9)])])
+    renumber(nb)
+    assert [c.get("execution_count") for c in nb.cells] == [1, None, None, 2]
+    assert [c.outputs[0].execution_count for c in nb.cells if c.get("execution_count")] == [1, 2]
+
+
+def test_the_figure_format_reaches_the_kernels_under_the_name_plots_reads(monkeypatch):
+    sys.path.insert(0, str(ROOT / "_ext"))
+    import exec_deps
+    from chapter09 import plots
+
+    assert exec_deps.FORMATS_VARIABLE == plots.FORMATS_VARIABLE
+    assert set(exec_deps.FIGURE_FORMATS.values()) <= set(plots.FORMATS)
+    monkeypatch.setenv(plots.FORMATS_VARIABLE, "gif")
+    with pytest.raises(ValueError, match="^formats must be one or more of svg, pdf"):
+        plots.use_book_style()

@@ -44,7 +44,7 @@ def sphinx(repo: Path, out: str, cache: Path, *extra: str) -> tuple[float, str]:
 
 
 def executed(log: str) -> list[str]:
-    return sorted(set(re.findall(r"([\w-]+)\.md: Executing notebook", log)))
+    return sorted(set(re.findall(r"([\w-]+)(?:\.md: Executing notebook|: executed in a shared kernel)", log)))
 
 
 def copy_repo(into: Path) -> Path:
