@@ -46,8 +46,8 @@ def readout() -> WidgetClaims:
         "w1_below_small": fmt.share(rob.below_prediction[w1.SMALL_INPUT[1]]),
         "w1_small_x": d2(w1.SMALL_INPUT[1]), "w1_sat_w": d2(w1.SATURATING[0], 0),
         "w1_sat_x": d2(w1.SATURATING[1], 0),
-        "w1_label": "per defecte", "w1_verdict": _verdict(default),
-        "w1_sat_verdict": _verdict(sat), "w1_small_verdict": _verdict(small),
+        "w1_label": "per defecte", "w1_verdict": _verdict(default.measured_slope),
+        "w1_sat_verdict": _verdict(sat.measured_slope), "w1_small_verdict": _verdict(small.measured_slope),
         "w1_sat_label": f"W_hh × {d2(w1.SATURATING[0], 0)}, entrada × {d2(w1.SATURATING[1], 0)}",
         "w1_small_label": f"W_hh × {d2(w1.SMALL_INPUT[0], 0)}, entrada × {d2(w1.SMALL_INPUT[1])}",
         "w1_sat_rho": d2(sat.spectral_radius), "w1_sat_mean_tp": d2(sat.mean_tanh_prime),
@@ -137,34 +137,36 @@ def readout() -> WidgetClaims:
                         tables={"readout": readout})
 
 
-def _verdict(r: w1.RNNGradient) -> str:
-    return "explota" if r.explodes else "s'esvaeix"
+def _verdict(measured_slope: float) -> str:
+    return "explota" if measured_slope > 0 else "s'esvaeix"
 
 
 # --- widget 1 ---------------------------------------------------------------------------------
 
 def controls() -> dict:
     seed = w1.page_seed()
+    scales = tuple(np.round(np.arange(1, 41) * 0.1, 1))
+    input_scales = (0.05, 0.25, 0.5, 1.0)
+    sweeps = {x: w1.sweep(x, seed, scales=np.array(scales)) for x in input_scales}  # a batch per input
 
     def state(w_scale, input_scale):
-        r = w1.simulate(w_scale=w_scale, input_scale=input_scale, seed=seed)
-        k = r.steps_back
+        sw, i = sweeps[input_scale], scales.index(w_scale)
+        predicted, measured = sw.predicted_slope[i], sw.measured_slope[i]
+        k = np.arange(sw.log_grad_norms.shape[1])
         return {
-            "readout": {"rho": fmt.decimal(r.spectral_radius), "tp": fmt.decimal(r.mean_tanh_prime),
-                        "product": fmt.decimal(r.product), "pred": fmt.decimal(r.predicted_slope),
-                        "meas": fmt.decimal(r.measured_slope),
-                        "verdict": "explota" if r.explodes else "s'esvaeix"},
+            "readout": {"rho": fmt.decimal(sw.spectral_radius[i]), "tp": fmt.decimal(sw.mean_tanh_prime[i]),
+                        "product": fmt.decimal(sw.product[i]), "pred": fmt.decimal(predicted),
+                        "meas": fmt.decimal(measured), "verdict": _verdict(measured)},
             "plot": {"kind": "lines", "ylog": True, "xlabel": "passos enrere k", "ylabel": "‖∂L/∂h‖",
                      "series": [
-                         {"label": "mesurat", "x": k.tolist(), "y": _round(np.exp(r.log_grad_norms))},
-                         {"label": "previst", "dash": True, "x": [0, r.T],
-                          "y": _round(np.exp([0.0, r.predicted_slope * r.T]))}]},
+                         {"label": "mesurat", "x": k.tolist(), "y": _round(np.exp(sw.log_grad_norms[i]))},
+                         {"label": "previst", "dash": True, "x": [0, int(k[-1])],
+                          "y": _round(np.exp([0.0, predicted * k[-1]]))}]},
         }
 
-    scales = tuple(np.round(np.arange(1, 41) * 0.1, 1))
     return spec("w1", [
         control("w_scale", "escala de W_hh", scales, w1.W_SCALE, lambda v: fmt.decimal(v, 1)),
-        control("input_scale", "escala de l'entrada", (0.05, 0.25, 0.5, 1.0), w1.INPUT_SCALE,
+        control("input_scale", "escala de l'entrada", input_scales, w1.INPUT_SCALE,
                 lambda v: fmt.decimal(v, 2 if v < 0.1 else (1 if v < 1 else 0))),
     ], state, {"rho": "radi espectral ρ", "tp": "tanh′ mitjana", "product": "producte ρ·tanh′",
                "pred": "pendent previst", "meas": "pendent mesurat", "verdict": "gradient"})
