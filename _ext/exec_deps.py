@@ -7,6 +7,9 @@ own digest (``chapter09.provenance.page_digest``: the modules its cells import,
 followed transitively).  Before reading, a page whose digest changed since the last
 build loses its cache record and is read again, so it executes anew; the digests
 are kept beside the cache in ``page-deps.json``.
+
+The figure format is part of the key too: the HTML build's kernels draw SVG only,
+the LaTeX build's PDF only, and each format has its own cache folder.
 """
 
 from __future__ import annotations

@@ -190,7 +190,11 @@ def execute_before_reading(app, env, docnames) -> None:
         if pool is None:
             pool = _pool(app, len(notebooks), pages)
         start = time.perf_counter()
-        results = pool.run(notebooks)
+        try:
+            results = pool.run(notebooks)
+        except Exception as exc:  # noqa: BLE001  (a kernel that died, say: myst-nb can still run the pages)
+            logger.info(f"shared kernels failed ({exc!r}); myst-nb executes the pages one by one")
+            return
         cache = get_cache(cache_path(app))
         for docname, (seconds, error) in sorted(results.items()):
             if error is not None:
