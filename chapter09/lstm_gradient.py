@@ -112,17 +112,13 @@ def forward(w: LSTMWeights, x: np.ndarray, forget: float, pinned: bool) -> Trace
     gates = {k: np.empty(batch + (T, d)) for k in GATES}
     bias = logit(forget)
     for t in range(T):
-        pre = {k: _matvec(w.W[k], x[..., t, :]) + _matvec(w.U[k], h[..., t, :]) for k in GATES}
+        pre = {k: rnn.matvec(w.W[k], x[..., t, :]) + rnn.matvec(w.U[k], h[..., t, :]) for k in GATES}
         gates["i"][..., t, :], gates["o"][..., t, :] = sigmoid(pre["i"]), sigmoid(pre["o"])
         gates["f"][..., t, :] = forget if pinned else sigmoid(bias + pre["f"])
         gates["g"][..., t, :] = np.tanh(pre["g"])
         c[..., t + 1, :] = gates["f"][..., t, :] * c[..., t, :] + gates["i"][..., t, :] * gates["g"][..., t, :]
         h[..., t + 1, :] = gates["o"][..., t, :] * np.tanh(c[..., t + 1, :])
     return Trace(c=c, h=h, **gates)
-
-
-def _matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
-    return (A @ v[..., None])[..., 0]
 
 
 def backprop(w: LSTMWeights, tr: Trace, u: np.ndarray, pinned: bool):
@@ -151,7 +147,7 @@ def backprop(w: LSTMWeights, tr: Trace, u: np.ndarray, pinned: bool):
             "g": dc_next * i * (1 - g * g),
             "f": np.zeros_like(dc_next) if pinned else dc_next * at(tr.c, t) * f * (1 - f),
         }
-        dh[..., k, :] = sum(_matvec(U_T[key], dpre[key]) for key in GATES)
+        dh[..., k, :] = sum(rnn.matvec(U_T[key], dpre[key]) for key in GATES)
         through_h = dh[..., k, :] * at(tr.o, t - 1) * (1 - np.tanh(at(tr.c, t)) ** 2) if t > 0 else 0.0
         dc[..., k, :] = f * dc_next + through_h
         cell[..., k, :] = f * cell[..., k - 1, :]

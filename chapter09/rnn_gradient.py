@@ -161,7 +161,7 @@ def forward(W_hh: np.ndarray, W_xh: np.ndarray, x: np.ndarray) -> np.ndarray:
     a = np.empty(batch + x.shape[-2:])
     drive = x @ np.swapaxes(W_xh, -1, -2)  # W_xh x_t for every t at once, (..., T, d)
     for t in range(x.shape[-2]):
-        a[..., t, :] = _matvec(W_hh, h) + drive[..., t, :]
+        a[..., t, :] = matvec(W_hh, h) + drive[..., t, :]
         h = np.tanh(a[..., t, :])
     return a
 
@@ -186,7 +186,7 @@ def backprop(W_hh: np.ndarray, a: np.ndarray, u: np.ndarray) -> tuple[np.ndarray
     directions[..., 0, :] = g
     W_hh_T, slopes = np.swapaxes(W_hh, -1, -2), tanh_prime(a)
     for k in range(1, T + 1):
-        g = _matvec(W_hh_T, slopes[..., T - k, :] * g)
+        g = matvec(W_hh_T, slopes[..., T - k, :] * g)
         norm = np.linalg.norm(g, axis=-1)
         with np.errstate(divide="ignore"):
             log_norms[..., k] = log_norms[..., k - 1] + np.log(norm)
@@ -195,7 +195,8 @@ def backprop(W_hh: np.ndarray, a: np.ndarray, u: np.ndarray) -> tuple[np.ndarray
     return directions, log_norms
 
 
-def _matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
+def matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """``A v`` for stacks of matrices ``(..., m, n)`` and vectors ``(..., n)`` that broadcast."""
     return (A @ v[..., None])[..., 0]
 
 
@@ -278,22 +279,18 @@ def simulate(d: int = D, T: int = T, w_scale: float = W_SCALE,
     )
 
 
-# --- the sweep the text asks for: raise the scale of W_hh ---------------------------
+# --- many networks at once: the sweep the text asks for (raise the scale of W_hh) ----
 
 SWEEP_SCALES = np.round(np.arange(1, 81) * 0.05, 2)  # 0,05 … 4,00
 
 
 @dataclass(frozen=True)
-class Sweep:
-    """Widget 1 over a grid of ``w_scale`` values, everything else fixed."""
+class Batch:
+    """Widget 1's three numbers for a batch of networks (over seeds, or scales), without their weights."""
 
-    input_scale: float
-    seed: int
-    scales: np.ndarray
     spectral_radius: np.ndarray
     mean_tanh_prime: np.ndarray
     measured_slope: np.ndarray
-    log_grad_norms: np.ndarray       # (n_scales, T+1)
 
     @property
     def product(self) -> np.ndarray:
@@ -302,6 +299,21 @@ class Sweep:
     @property
     def predicted_slope(self) -> np.ndarray:
         return np.log(self.product)
+
+    @property
+    def relative_error(self) -> np.ndarray:
+        with np.errstate(divide="ignore"):  # inf where the prediction is 0, as for one readout
+            return np.abs(self.measured_slope - self.predicted_slope) / np.abs(self.predicted_slope)
+
+
+@dataclass(frozen=True)
+class Sweep(Batch):
+    """Widget 1 over a grid of ``w_scale`` values, everything else fixed."""
+
+    input_scale: float
+    seed: int
+    scales: np.ndarray
+    log_grad_norms: np.ndarray       # (n_scales, T+1)
 
 
 def sweep(input_scale: float = INPUT_SCALE, seed: int = 0, d: int = D, T: int = T,
@@ -415,28 +427,6 @@ class Robustness:
     small_input_explodes: float   # (2, 0,05): the slope > 0
     narrative: float              # all of narrative() at once
     radius_range_at_2: tuple      # (min, max) of ρ(2·W0) over the seeds
-
-
-@dataclass(frozen=True)
-class Batch:
-    """Widget 1's three numbers for a batch of networks (one per seed), without their weights."""
-
-    spectral_radius: np.ndarray
-    mean_tanh_prime: np.ndarray
-    measured_slope: np.ndarray
-
-    @property
-    def product(self) -> np.ndarray:
-        return self.spectral_radius * self.mean_tanh_prime
-
-    @property
-    def predicted_slope(self) -> np.ndarray:
-        return np.log(self.product)
-
-    @property
-    def relative_error(self) -> np.ndarray:
-        with np.errstate(divide="ignore"):  # inf where the prediction is 0, as for one readout
-            return np.abs(self.measured_slope - self.predicted_slope) / np.abs(self.predicted_slope)
 
 
 def simulate_batch(dr: Draw, w_scale: float = W_SCALE, input_scale: float = INPUT_SCALE) -> Batch:
