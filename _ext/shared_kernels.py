@@ -183,7 +183,8 @@ def execute_before_reading(app, env, docnames) -> None:
     if app.config.nb_execution_mode != "cache":
         return
     try:
-        pages = {d: p for d, p in notebook_pages(app).items() if d in set(docnames)}
+        wanted = set(docnames)
+        pages = {d: p for d, p in notebook_pages(app).items() if d in wanted}
         notebooks = unexecuted(app, pages)
         if not notebooks:
             return

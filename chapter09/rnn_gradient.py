@@ -301,6 +301,10 @@ class Batch:
         return np.log(self.product)
 
     @property
+    def explodes(self) -> np.ndarray:
+        return self.measured_slope > 0
+
+    @property
     def relative_error(self) -> np.ndarray:
         with np.errstate(divide="ignore"):  # inf where the prediction is 0, as for one readout
             return np.abs(self.measured_slope - self.predicted_slope) / np.abs(self.predicted_slope)

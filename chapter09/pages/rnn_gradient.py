@@ -46,8 +46,8 @@ def readout() -> WidgetClaims:
         "w1_below_small": fmt.share(rob.below_prediction[w1.SMALL_INPUT[1]]),
         "w1_small_x": d2(w1.SMALL_INPUT[1]), "w1_sat_w": d2(w1.SATURATING[0], 0),
         "w1_sat_x": d2(w1.SATURATING[1], 0),
-        "w1_label": "per defecte", "w1_verdict": _verdict(default.measured_slope),
-        "w1_sat_verdict": _verdict(sat.measured_slope), "w1_small_verdict": _verdict(small.measured_slope),
+        "w1_label": "per defecte", "w1_verdict": _verdict(default.explodes),
+        "w1_sat_verdict": _verdict(sat.explodes), "w1_small_verdict": _verdict(small.explodes),
         "w1_sat_label": f"W_hh × {d2(w1.SATURATING[0], 0)}, entrada × {d2(w1.SATURATING[1], 0)}",
         "w1_small_label": f"W_hh × {d2(w1.SMALL_INPUT[0], 0)}, entrada × {d2(w1.SMALL_INPUT[1])}",
         "w1_sat_rho": d2(sat.spectral_radius), "w1_sat_mean_tp": d2(sat.mean_tanh_prime),
@@ -137,8 +137,8 @@ def readout() -> WidgetClaims:
                         tables={"readout": readout})
 
 
-def _verdict(measured_slope: float) -> str:
-    return "explota" if measured_slope > 0 else "s'esvaeix"
+def _verdict(explodes: bool) -> str:
+    return "explota" if explodes else "s'esvaeix"
 
 
 # --- widget 1 ---------------------------------------------------------------------------------
@@ -151,12 +151,12 @@ def controls() -> dict:
 
     def state(w_scale, input_scale):
         sw, i = sweeps[input_scale], scales.index(w_scale)
-        predicted, measured = sw.predicted_slope[i], sw.measured_slope[i]
+        predicted = sw.predicted_slope[i]
         k = np.arange(sw.log_grad_norms.shape[1])
         return {
             "readout": {"rho": fmt.decimal(sw.spectral_radius[i]), "tp": fmt.decimal(sw.mean_tanh_prime[i]),
                         "product": fmt.decimal(sw.product[i]), "pred": fmt.decimal(predicted),
-                        "meas": fmt.decimal(measured), "verdict": _verdict(measured)},
+                        "meas": fmt.decimal(sw.measured_slope[i]), "verdict": _verdict(sw.explodes[i])},
             "plot": {"kind": "lines", "ylog": True, "xlabel": "passos enrere k", "ylabel": "‖∂L/∂h‖",
                      "series": [
                          {"label": "mesurat", "x": k.tolist(), "y": _round(np.exp(sw.log_grad_norms[i]))},
