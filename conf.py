@@ -12,8 +12,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "_ext"))  # the book's own small Sphinx extensions
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 
-from chapter09.provenance import library_digest  # noqa: E402
-
 # -- the book --------------------------------------------------------------------
 CHAPTER_NUMBER, CHAPTER_TITLE = 9, "RNN, LSTM, seq2seq i el naixement de l'atenció"
 project = f"Capítol {CHAPTER_NUMBER:02d} · {CHAPTER_TITLE}"
@@ -23,7 +21,7 @@ language = "ca"
 root_doc = "index"
 exclude_patterns = ["**.ipynb_checkpoints"]
 
-extensions = ["myst_nb", "sphinxcontrib.bibtex", "catalan", "offline_math", "notebooks", "exec_deps",
+extensions = ["interrupt", "myst_nb", "sphinxcontrib.bibtex", "catalan", "offline_math", "notebooks", "exec_keys",
               "shared_kernels"]
 templates_path = ["book/_templates"]  # Catalan for the theme's hard-coded strings
 bibtex_bibfiles = ["book/referencies.bib"]  # relative to this folder
@@ -38,12 +36,9 @@ nb_execution_mode = "cache"
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_execution_timeout = 300  # the slowest page takes a few seconds; this is a hang guard
-# The cache folder is named by the library versions (a new numpy executes everything
-# again); within it, _ext/exec_deps.py re-executes each page when the chapter09 code that
-# page imports changes, and only then (see chapter09/provenance.py).
-nb_execution_cache_path = os.environ.get(
-    "CHAPTER09_CACHE", str(ROOT / "_build" / ".jupyter_cache")) + "/" + library_digest()
-# (_ext/exec_deps.py adds the figure format, svg or pdf, to the path, by builder.)
+# The cache is myst-nb's, beside the output (_build/.jupyter_cache), or $CHAPTER09_CACHE.
+# Its keys carry the chapter09 code each page imports, the libraries' versions and the
+# figure format (_ext/exec_keys.py); the pages run in warm kernels (_ext/shared_kernels.py).
 nb_merge_streams = True
 nb_render_markdown_format = "myst"  # tables written by cells
 

@@ -32,17 +32,21 @@ class SearchCatalan(SearchLanguage):
         return word.lower()
 
 
-def compile_catalogs(app) -> None:
-    """Compile every ``.po`` under ``locale/`` into the ``.mo`` gettext reads."""
+def compile_catalogs(target: Path) -> None:
+    """Compile every ``.po`` under ``locale/`` into the ``.mo`` gettext reads, under ``target``
+    (in the build folder: the checkout may be read-only)."""
     for po in LOCALE.rglob("*.po"):
         with po.open("rb") as f:
             catalog = read_po(f, locale="ca")
-        with po.with_suffix(".mo").open("wb") as f:
+        mo = target / po.relative_to(LOCALE).with_suffix(".mo")
+        mo.parent.mkdir(parents=True, exist_ok=True)
+        with mo.open("wb") as f:
             write_mo(f, catalog)
 
 
 def setup(app):
-    compile_catalogs(app)
-    app.add_message_catalog("booktheme", str(LOCALE))
+    compiled = Path(app.doctreedir) / "locale"
+    compile_catalogs(compiled)
+    app.add_message_catalog("booktheme", str(compiled))
     app.add_search_language(SearchCatalan)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -23,8 +23,10 @@ def mathjax_source() -> Path:
     return Path(list(spec.submodule_search_locations)[0]) / "static" / "mathjax"
 
 
-def copy_mathjax(app, exc) -> None:
-    if exc is not None or app.builder.format != "html":
+def copy_mathjax(app, builder) -> None:
+    """write-started: in place before any page is written, so that Sphinx links it the same
+    way (with its ``?v=`` checksum) in a clean build and in a rebuild."""
+    if builder.format != "html":
         return
     source, target = mathjax_source(), Path(app.outdir) / "_static" / "mathjax"
     for item in NEEDED:
@@ -38,5 +40,5 @@ def copy_mathjax(app, exc) -> None:
 def setup(app):
     mathjax_source()  # fail early, with the install hint
     app.config.mathjax_path = "mathjax/tex-chtml.js"
-    app.connect("build-finished", copy_mathjax)
+    app.connect("write-started", copy_mathjax)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

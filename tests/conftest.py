@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,29 @@ TEXT = ROOT / "text" / "capitol-09.txt"
 def author_paragraphs() -> list[str]:
     """The author's text split into paragraphs; paragraph 0 is the chapter's title."""
     return [p.strip() for p in re.split(r"\n\s*\n", TEXT.read_text(encoding="utf-8")) if p.strip()]
+
+
+COPY = ("book", "chapter09", "_ext", "locale", "text", "conf.py")
+
+
+def small_copy(path: Path, pages: tuple[str, ...]) -> Path:
+    """A copy of the repository at ``path`` whose book has only ``pages`` (and the bibliography),
+    with ``tests/fault_ext.py`` loaded: a build of it takes seconds."""
+    for name in COPY:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, path / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, path / name)
+    for page in (path / "book").glob("*.md"):
+        if page.stem not in (*pages, "index", "bibliografia"):
+            page.unlink()
+    (path / "book" / "index.md").write_text(
+        "# Prova\n\n```{toctree}\n" + "\n".join((*pages, "bibliografia")) + "\n```\n", encoding="utf-8")
+    shutil.copy2(ROOT / "tests" / "fault_ext.py", path / "_ext" / "fault_ext.py")
+    with open(path / "conf.py", "a", encoding="utf-8") as f:
+        f.write('\nextensions.append("fault_ext")\n')
+    return path
 
 
 def build_book(out: Path, cache: Path) -> subprocess.CompletedProcess:

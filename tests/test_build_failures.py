@@ -1,33 +1,85 @@
-"""A cell that raises fails the whole build, and the message says which page and which cell."""
+"""A build that cannot be right stops, and says on the console what a contributor must fix.
+
+Each case breaks a small copy of the book one way and builds it as ``make html`` does
+(``-j auto -W --keep-going``): a cell that raises, a front matter with a typo, a fence
+left open, an empty ``CHAPTER09_CACHE``, kernels that cannot start.
+"""
 
 import os
-import shutil
 import subprocess
 import sys
 
-from conftest import BOOK, ROOT
+import pytest
+
+from conftest import small_copy
+
+pytestmark = pytest.mark.book
+PAGE = "04-atencio"
 
 
-def test_failing_cell_fails_the_build_naming_page_and_cell(tmp_path):
-    book = tmp_path / "book"
-    shutil.copytree(BOOK, book)
-    page = book / "04-atencio.md"
-    text = page.read_text(encoding="utf-8")
-    assert "book.setup()\n" in text
-    page.write_text(text.replace("book.setup()\n", "book.setup()\nraise RuntimeError('injected failure')\n", 1),
-                    encoding="utf-8")
-    # only that page: the others would execute for nothing
-    for other in book.glob("0*.md"):
-        if other != page:
-            other.unlink()
-    (book / "index.md").write_text("# Prova\n\n```{toctree}\n04-atencio\nafirmacions\nbibliografia\n```\n",
-                                   encoding="utf-8")
+def build(repo, **env) -> tuple[int, str]:
+    env = dict(os.environ, **{"CHAPTER09_CACHE": str(repo / "cache"), **env})
     result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-q", "-c", str(ROOT), str(book), str(tmp_path / "out")],
-        env=dict(os.environ, CHAPTER09_CACHE=str(tmp_path / "cache")),
-        capture_output=True, text=True, timeout=600)
-    message = result.stdout + result.stderr
-    assert result.returncode != 0, "the build went on past a failing cell (even without -W)"
-    assert "04-atencio.md" in message and "Executing notebook failed" in message
-    assert "raise RuntimeError('injected failure')" in message  # the cell's source
-    assert "RuntimeError: injected failure" in message or "injected failure" in message
+        [sys.executable, "-m", "sphinx", "-j", "auto", "-W", "--keep-going", "-b", "html", "-c", str(repo),
+         str(repo / "book"), str(repo / "_build" / "html")], env=env, capture_output=True, text=True, timeout=600)
+    return result.returncode, result.stdout + result.stderr
+
+
+def broken(tmp_path, old: str, new: str):
+    repo = small_copy(tmp_path / "repo", (PAGE,))
+    page = repo / "book" / f"{PAGE}.md"
+    text = page.read_text(encoding="utf-8")
+    assert old in text
+    page.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return repo
+
+
+def first_error(log: str) -> str:
+    """The first line that says ERROR: what a contributor reads before Sphinx's long report."""
+    return next(line for line in log.splitlines() if "ERROR:" in line)
+
+
+def test_failing_cell_fails_the_build_naming_page_cell_and_traceback(tmp_path):
+    repo = broken(tmp_path, "book.setup()\n", "book.setup()\nraise RuntimeError('injected failure')\n")
+    status, log = build(repo)
+    assert status != 0, "the build went on past a failing cell"
+    assert f"{PAGE}.md: code cell 1 raised CellExecutionError" in first_error(log)  # the page and the cell
+    assert "raise RuntimeError('injected failure')" in log  # the cell's source
+    assert "RuntimeError: injected failure" in log  # the traceback
+    assert "\x1b[" not in log  # without the terminal's colour codes
+
+
+@pytest.mark.parametrize("old, new, says", [
+    ("  name: python3", "  nme: python3", "has no kernelspec with a name"),
+    ("file_format: mystnb", "file_format: mystnbb", "does not say file_format: mystnb"),
+    ("  display_name: Python 3", " display_name: Python 3", "is not valid YAML"),
+])
+def test_a_front_matter_typo_names_the_page_and_the_fault(tmp_path, old, new, says):
+    status, log = build(broken(tmp_path, old, new))
+    assert status != 0
+    line = first_error(log)
+    assert f"{PAGE}.md: its front matter {says}" in line and "NoneType" not in log
+
+
+def test_an_unclosed_fence_fails_the_build(tmp_path):
+    repo = broken(tmp_path, "```{only} html", ":::{note}\nAquesta nota no es tanca.\n\n```{only} html")
+    status, log = build(repo)
+    assert status != 0
+    assert f"{PAGE}.md: a fence (``` or :::) is not closed" in first_error(log)
+
+
+def test_an_empty_cache_variable_is_refused(tmp_path):
+    status, log = build(small_copy(tmp_path / "repo", (PAGE,)), CHAPTER09_CACHE="")
+    assert status != 0 and "CHAPTER09_CACHE is set but empty" in log
+
+
+def test_kernels_that_cannot_start_say_why(tmp_path):
+    repo = small_copy(tmp_path / "repo", (PAGE,))
+    spec = tmp_path / "jupyter" / "kernels" / "python3"
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text('{"argv": ["false", "{connection_file}"], "display_name": "Python 3", '
+                                      '"language": "python"}', encoding="utf-8")
+    status, log = build(repo, JUPYTER_PATH=str(tmp_path / "jupyter"))
+    assert status != 0
+    line = first_error(log)
+    assert "the Jupyter kernel 'python3' (false {connection_file}" in line and "could not start" in line

@@ -78,11 +78,11 @@ def test_shared_kernels_number_cells_as_a_fresh_kernel_would():
 
 def test_the_figure_format_reaches_the_kernels_under_the_name_plots_reads(monkeypatch):
     sys.path.insert(0, str(ROOT / "_ext"))
-    import exec_deps
+    import exec_keys
     from chapter09 import plots
 
-    assert exec_deps.FORMATS_VARIABLE == plots.FORMATS_VARIABLE
-    assert set(exec_deps.FIGURE_FORMATS.values()) <= set(plots.FORMATS)
+    assert exec_keys.FORMATS_VARIABLE == plots.FORMATS_VARIABLE
+    assert set(exec_keys.FIGURE_FORMATS.values()) <= set(plots.FORMATS)
     monkeypatch.setenv(plots.FORMATS_VARIABLE, "gif")
     with pytest.raises(ValueError, match="^formats must be one or more of svg, pdf"):
         plots.use_book_style()

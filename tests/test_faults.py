@@ -1,0 +1,208 @@
+"""Faults may cost time, never a stale number, and never a build that stays broken.
+
+Each test strikes a temporary copy of the book (reduced to two widget pages, so that a
+build takes seconds) with one fault, builds it again, and compares the rebuilt pages
+byte for byte with a clean build of the same sources: a moved checkout; a kill after
+the pages have executed and before the build ends; a kill while writing; an edit,
+a kill, and the edit reverted; a deleted, truncated or corrupted cache record; a
+corrupt cache database; Ctrl-C, SIGTERM and SIGKILL at several moments, after which no
+kernel, no worker and no connection file may be left.  ``tests/fault_ext.py`` strikes
+at a chosen moment of the build, so that no test depends on timing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import small_copy
+
+pytestmark = pytest.mark.book
+PAGES = ("04-atencio", "07-portes")
+EDIT = ("SLOPE = 0.4 ", "SLOPE = 0.5 ")  # chapter09/attention.py: the glued slope a of page 04
+
+
+def make_copy(path: Path, edited: bool = False) -> Path:
+    small_copy(path, PAGES)
+    if edited:
+        edit(path)
+    return path
+
+
+def edit(repo: Path, revert: bool = False) -> None:
+    module = repo / "chapter09" / "attention.py"
+    old, new = EDIT[::-1] if revert else EDIT
+    text = module.read_text(encoding="utf-8")
+    assert old in text
+    module.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def build(repo: Path, fault: str = "", strict: bool = True) -> subprocess.CompletedProcess:
+    """Build the copy (its own cache, runtime folder and process group); ``fault``: see fault_ext."""
+    env = dict(os.environ, CHAPTER09_CACHE=str(repo / "cache"), CHAPTER09_FAULT=fault,
+               JUPYTER_RUNTIME_DIR=str(repo / "runtime"))
+    command = [sys.executable, "-m", "sphinx", "-j", "auto", *(["-W", "--keep-going"] if strict else []),
+               "-b", "html", "-c", str(repo), str(repo / "book"), str(repo / "_build" / "html")]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=300, start_new_session=True)
+
+
+def built(repo: Path, fault: str = "", strict: bool = True) -> str:
+    result = build(repo, fault, strict)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return result.stdout + result.stderr
+
+
+def pages(repo: Path) -> dict[str, bytes]:
+    """The pages' HTML and the figures they show, by name."""
+    html = repo / "_build" / "html"
+    out = {}
+    for page in (*PAGES, "index", "bibliografia"):
+        text = (html / f"{page}.html").read_bytes()
+        out[page] = text
+        for image in sorted(set(re.findall(rb'src="(_images/[^"]+)"', text))):
+            out[image.decode()] = (html / image.decode()).read_bytes()
+    return out
+
+
+def same_pages(repo: Path, reference: dict[str, bytes]) -> None:
+    got = pages(repo)
+    assert sorted(got) == sorted(reference)
+    differ = [name for name in reference if got[name] != reference[name]]
+    assert not differ, f"rebuilt pages differ from a clean build: {differ}"
+
+
+def executed(log: str) -> list[str]:
+    return sorted(set(re.findall(r"([\w-]+): executed in a shared kernel", log)))
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> dict[str, dict[str, bytes]]:
+    """Clean builds of the copy as it is and with the edit: the pages a fault must give back."""
+    out = {}
+    for name, edited in (("clean", False), ("edited", True)):
+        repo = make_copy(tmp_path_factory.mktemp(name) / "repo", edited)
+        built(repo)
+        out[name] = pages(repo)
+    assert out["clean"]["04-atencio"] != out["edited"]["04-atencio"]  # the edit shows on the page
+    return out
+
+
+@pytest.fixture
+def repo(tmp_path) -> Path:
+    """A copy that has been built once (its cache and output in place)."""
+    repo = make_copy(tmp_path / "repo")
+    built(repo)
+    return repo
+
+
+def test_moved_checkout_then_an_edit(repo, tmp_path, reference):
+    moved = tmp_path / "moved"
+    repo.rename(moved)
+    edit(moved)
+    assert executed(built(moved)) == ["04-atencio"]
+    same_pages(moved, reference["edited"])
+
+
+def test_kill_after_execution_before_the_end(tmp_path, reference):
+    repo = make_copy(tmp_path / "repo")
+    assert build(repo, "executed:KILL").returncode == -signal.SIGKILL
+    assert executed(built(repo)) == []  # what was executed is in the cache, and right
+    same_pages(repo, reference["clean"])
+
+
+@pytest.mark.parametrize("moment", ["executed", "writing"])
+def test_edit_kill_and_revert(repo, reference, moment):
+    edit(repo)
+    assert build(repo, f"{moment}:KILL").returncode == -signal.SIGKILL
+    edit(repo, revert=True)
+    built(repo)
+    same_pages(repo, reference["clean"])
+
+
+def test_kill_while_writing_after_an_edit(repo, reference):
+    edit(repo)
+    assert build(repo, "writing:KILL").returncode == -signal.SIGKILL
+    built(repo)  # the pages read before the kill are written, though none of their sources changed
+    same_pages(repo, reference["edited"])
+
+
+def record_file(repo: Path, page: str) -> Path:
+    """The executed notebook of ``page`` in the cache (found by its code, not by jupyter-cache's layout)."""
+    module = {"04-atencio": "attention", "07-portes": "gates"}[page]
+    for path in (repo / "cache").rglob("*.ipynb"):
+        if f"from chapter09.pages import {module} as page_module" in path.read_text(encoding="utf-8"):
+            return path
+    raise AssertionError(f"no cached notebook for {page}")
+
+
+DAMAGE = {
+    "deleted": lambda path: path.unlink(),
+    "truncated": lambda path: path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2]),
+    "corrupted": lambda path: path.write_text('{"cells": "not a notebook"}', encoding="utf-8"),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_a_damaged_cache_record_heals_itself(repo, reference, damage):
+    DAMAGE[damage](record_file(repo, "04-atencio"))
+    (repo / "book" / "04-atencio.md").touch()  # read again, so the record is looked up
+    result = build(repo, strict=False)
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, log[-3000:]
+    assert re.search(r"04-atencio\.md: its record in the execution cache .*cache is damaged", log), log[-3000:]
+    assert "04-atencio" in executed(log) and "Traceback" not in log
+    same_pages(repo, reference["clean"])
+    assert executed(built(repo)) == []  # healed: the next strict build has nothing to say
+
+
+def test_a_corrupt_cache_database_heals_itself(repo, reference):
+    database = next((repo / "cache").rglob("global.db"))
+    database.write_bytes(b"this is not a database" * 100)
+    (repo / "book" / "07-portes.md").touch()
+    result = build(repo, strict=False)
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, log[-3000:]
+    assert "the execution cache" in log and "cannot be read" in log and "Traceback" not in log
+    same_pages(repo, reference["clean"])
+    with sqlite3.connect(database) as db:  # a database again, with a record for each page read
+        assert db.execute("select count(*) from nbcache").fetchone()[0] >= 1
+
+
+def leftovers(repo: Path) -> tuple[list[str], list[Path]]:
+    """Processes whose command line names the copy, and connection files, once they have had
+    two seconds to go (a kernel whose parent died notices within one)."""
+    deadline = time.monotonic() + 10
+    while True:
+        ps = subprocess.run(["ps", "-eo", "pid=,args="], capture_output=True, text=True).stdout
+        procs = [line for line in ps.splitlines() if str(repo) in line and " ps " not in line]
+        files = [*(repo / "runtime").glob("*"), *(repo / "_build").rglob("kernel-*.json")]
+        if not procs and not files or time.monotonic() > deadline:
+            return procs, files
+        time.sleep(0.5)
+
+
+@pytest.mark.parametrize("fault", ["starting:INT", "executing:INT", "executed:INT", "writing:INT",
+                                   "executing:TERM", "starting:KILL", "executing:KILL"])
+def test_an_interrupted_build_stops_leaves_nothing_and_rebuilds_right(tmp_path, reference, fault):
+    repo = make_copy(tmp_path / "repo")
+    start = time.monotonic()
+    result = build(repo, fault)
+    took = time.monotonic() - start
+    expected = -signal.SIGKILL if fault.endswith("KILL") else 2  # Sphinx: "Interrupted!", status 2
+    assert result.returncode == expected, result.stdout[-2000:] + result.stderr[-2000:]
+    assert took < 60
+    if expected == 2:
+        assert "Interrupted!" in result.stdout + result.stderr
+    procs, files = leftovers(repo)
+    assert procs == [] and files == []
+    built(repo)
+    same_pages(repo, reference["clean"])
