@@ -29,9 +29,9 @@ def real(name: str, value, lo: float, hi: float, *, lo_open: bool = False) -> fl
     return value
 
 
-def frozen(a) -> np.ndarray:
-    """A float64 copy that cannot be written to: what an immutable readout carries."""
-    a = np.array(a, dtype=np.float64)
+def frozen(a, dtype=np.float64) -> np.ndarray:
+    """A copy (float64 unless told) that cannot be written to: what an immutable readout carries."""
+    a = np.array(a, dtype=dtype)
     a.setflags(write=False)
     return a
 

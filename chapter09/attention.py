@@ -30,6 +30,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import _check
+from .common import N_SEEDS, memo
 
 N, D = 7, 8               # "tends to 7": seven source words
 SLOPE = 0.4               # alignment score lost per word of distance
@@ -126,6 +127,7 @@ class Attention:
         return float(np.linalg.norm(self.context - self.states.mean(axis=0), axis=-1).max())
 
 
+@memo
 def attend(temperature: float = TEMPERATURE, n: int = N, d: int = D, seed: int = 0,
            slope: float = SLOPE) -> Attention:
     temperature = _check.real("temperature", temperature, TAU_MIN, TAU_MAX)
@@ -145,10 +147,11 @@ def attend(temperature: float = TEMPERATURE, n: int = N, d: int = D, seed: int =
     )
 
 
+@memo
 def span_curve(temperatures=np.logspace(-3, 3, 121), n: int = N) -> tuple[np.ndarray, np.ndarray]:
     """Mean effective span against τ (the states do not enter: the span needs only α)."""
     spans = [effective_span(softmax(alignment_scores(n), float(t))).mean() for t in temperatures]
-    return np.asarray(temperatures), np.array(spans)
+    return _check.frozen(temperatures), _check.frozen(spans)
 
 
 # --- how often the statements hold over draws of the states --------------------------------
@@ -164,7 +167,7 @@ class Robustness:
 
 
 @lru_cache(maxsize=None)
-def robustness(n_seeds: int = 200, temperatures=(TAU_MIN, COLD, TEMPERATURE, WARM, TAU_MAX)) -> Robustness:
+def robustness(n_seeds: int = N_SEEDS, temperatures=(TAU_MIN, COLD, TEMPERATURE, WARM, TAU_MAX)) -> Robustness:
     n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
     runs = [attend(temperature=t, seed=s) for s in range(n_seeds) for t in temperatures]
     ulps = np.concatenate([ulp_error(a.row_sums) for a in runs])

@@ -15,6 +15,20 @@ def setup() -> None:
     plots.use_book_style()
 
 
+def show(page) -> None:
+    """Everything a widget page shows at its top: the book's style, then its numbers and its
+    figures glued under their names (``page``: a module of ``chapter09.figures``)."""
+    setup()
+    glue_numbers(page.readout().numbers)
+    for key, fig in page.figures().items():
+        glue_figure(key, fig)
+
+
+def table(page, name: str):
+    """One of the page's tables (its readout's ``tables``), as a Markdown table."""
+    return markdown_table(*page.readout().table(name))
+
+
 def _glue():
     """myst-nb's ``glue`` when the book is being built; ``None`` in a plain notebook."""
     try:

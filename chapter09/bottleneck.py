@@ -28,6 +28,7 @@ from fractions import Fraction
 import numpy as np
 
 from . import _check
+from .common import memo
 
 D, Q, V, L = 4, 8, 1024, 4
 
@@ -97,6 +98,7 @@ def encode(sentences: np.ndarray, embedding: np.ndarray, q: int) -> np.ndarray:
     return np.clip(np.floor((h + 1) / 2 * levels), 0, levels - 1).astype(np.int64)
 
 
+@memo
 def pigeonhole(d: int = 2, q: int = 3, V: int = 4, L: int = 4, seed: int = 0) -> Pigeonhole:
     """Enumerate all ``V^L`` sentences, encode each to ``d·q`` bits and count collisions.
 
@@ -122,6 +124,7 @@ def pigeonhole(d: int = 2, q: int = 3, V: int = 4, L: int = 4, seed: int = 0) ->
     )
 
 
+@memo
 def fraction_by_length(d: int = D, q: int = Q, V: int = V, lengths=range(1, 13)):
     """The largest reconstructible fraction for each sentence length (the widget's plot)."""
-    return [(L, bottleneck(d, q, V, L).fraction) for L in lengths]
+    return tuple((L, bottleneck(d, q, V, L).fraction) for L in lengths)

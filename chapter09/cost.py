@@ -30,6 +30,7 @@ from fractions import Fraction
 import numpy as np
 
 from . import _check
+from .common import memo
 
 L, D = 2048, 1024
 LAYERS, BYTES = 16, 4        # the memory model: 16 layers in fp32
@@ -107,6 +108,7 @@ class Sweep:
     crossing: float        # where the two component curves cross on the sweep (log interpolation)
 
 
+@memo
 def sweep(d: int = D, lengths: np.ndarray | None = None) -> Sweep:
     """Both costs over a log grid of L, and the crossing of the components read off the grid.
 
@@ -124,7 +126,7 @@ def sweep(d: int = D, lengths: np.ndarray | None = None) -> Sweep:
     x0, x1 = np.log(lengths[i]), np.log(lengths[i + 1])
     crossing = float(np.exp(x0 + (0 - g[i]) / (g[i + 1] - g[i]) * (x1 - x0)))
     rnn = np.array([rnn_flops(int(n), d) for n in lengths], dtype=np.float64)
-    return Sweep(d, lengths, proj, att, rnn, crossing)
+    return Sweep(d, _check.frozen(lengths, None), *map(_check.frozen, (proj, att, rnn)), crossing)
 
 
 # --- widget 6: memory at inference -------------------------------------------------------
@@ -147,9 +149,10 @@ def kv_cache_bytes(L: int = L, d: int = D, layers: int = LAYERS, bytes_per_numbe
     return 2 * layers * L * d * bytes_per_number
 
 
+@memo
 def memory_curve(d: int = D, longest: int = L, points: int = 60):
     """Tokens on a log grid up to ``longest``, with the KV-cache bytes at each (widget 6's plot)."""
     longest = _check.integer("longest", longest, 1, 10**9)
     points = _check.integer("points", points, 2, 10_000)
     tokens = np.unique(np.round(np.logspace(0, np.log10(longest), points)).astype(np.int64))
-    return tokens, np.array([kv_cache_bytes(int(n), d) for n in tokens])
+    return _check.frozen(tokens, None), _check.frozen([kv_cache_bytes(int(n), d) for n in tokens], None)

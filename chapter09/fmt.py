@@ -64,6 +64,19 @@ def decimal(x, digits: int = 2) -> str:
     return format_decimal(_no_negative_zero(x, digits), format=_pattern(digits), locale=LOCALE)
 
 
+def shortest(x, max_digits: int = 3) -> str:
+    """A real number with the fewest decimals (at most ``max_digits``) that write it exactly:
+    a temperature, a tick label.
+
+    >>> shortest(0.05), shortest(4.0), shortest(0.1), shortest(2 / 3)
+    ('0,05', '4', '0,1', '0,667')
+    """
+    x, max_digits = _finite_real(x), _digits(max_digits)
+    digits = next((d for d in range(max_digits + 1) if abs(round(x, d) - x) < 1e-9 * max(1.0, abs(x))),
+                  max_digits)
+    return decimal(x, digits)
+
+
 def integer(n) -> str:
     """An integer with thousands dots: ``integer(2048) == '2.048'``."""
     if isinstance(n, bool) or not isinstance(n, numbers.Integral):

@@ -28,10 +28,9 @@ from functools import lru_cache
 import numpy as np
 
 from . import _check
-from .lstm_gradient import sigmoid
+from .common import N_SEEDS, memo, sigmoid
 
 CHANNELS, TOP_K = 16, 2
-N_SEEDS = 200
 
 
 def _pair(a, b) -> tuple[np.ndarray, np.ndarray]:
@@ -94,6 +93,7 @@ class Gates:
     moe_bitwise: bool
 
 
+@memo
 def gates(seed: int = 0, channels: int = CHANNELS, top_k: int = TOP_K) -> Gates:
     seed = _check.integer("seed", seed, 0, 2**63 - 1)
     channels = _check.integer("channels", channels, 1, 1_000_000)

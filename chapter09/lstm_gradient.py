@@ -36,6 +36,7 @@ import numpy as np
 
 from . import _check
 from . import rnn_gradient as rnn
+from .common import N_SEEDS, matvec, memo, sigmoid
 
 FORGET = 0.95
 FORGETS = (0.9, 0.95, 0.99, 1.0)   # the values the page shows; the text names 0,9 and 1
@@ -72,15 +73,6 @@ def stack_weights(d: int, seeds, gate_scale: float = GATE_SCALE) -> LSTMWeights:
                          for part in ("W", "U")))
 
 
-def sigmoid(z: np.ndarray) -> np.ndarray:
-    """σ(z) without overflow for either sign of z (σ(+∞) = 1 exactly; NaN is refused)."""
-    z = np.asarray(z, dtype=np.float64)
-    if np.any(np.isnan(z)):
-        raise ValueError("z must hold no NaN")
-    e = np.exp(-np.abs(z))
-    return np.where(z >= 0, 1 / (1 + e), e / (1 + e))
-
-
 def logit(p: float) -> float:
     """σ⁻¹(p); ``logit(1) = +∞``, so a gated forget gate with f = 1 stays exactly open."""
     p = _check.real("p", p, 0.0, 1.0, lo_open=True)
@@ -112,7 +104,7 @@ def forward(w: LSTMWeights, x: np.ndarray, forget: float, pinned: bool) -> Trace
     gates = {k: np.empty(batch + (T, d)) for k in GATES}
     bias = logit(forget)
     for t in range(T):
-        pre = {k: rnn.matvec(w.W[k], x[..., t, :]) + rnn.matvec(w.U[k], h[..., t, :]) for k in GATES}
+        pre = {k: matvec(w.W[k], x[..., t, :]) + matvec(w.U[k], h[..., t, :]) for k in GATES}
         gates["i"][..., t, :], gates["o"][..., t, :] = sigmoid(pre["i"]), sigmoid(pre["o"])
         gates["f"][..., t, :] = forget if pinned else sigmoid(bias + pre["f"])
         gates["g"][..., t, :] = np.tanh(pre["g"])
@@ -147,7 +139,7 @@ def backprop(w: LSTMWeights, tr: Trace, u: np.ndarray, pinned: bool):
             "g": dc_next * i * (1 - g * g),
             "f": np.zeros_like(dc_next) if pinned else dc_next * at(tr.c, t) * f * (1 - f),
         }
-        dh[..., k, :] = sum(rnn.matvec(U_T[key], dpre[key]) for key in GATES)
+        dh[..., k, :] = sum(matvec(U_T[key], dpre[key]) for key in GATES)
         through_h = dh[..., k, :] * at(tr.o, t - 1) * (1 - np.tanh(at(tr.c, t)) ** 2) if t > 0 else 0.0
         dc[..., k, :] = f * dc_next + through_h
         cell[..., k, :] = f * cell[..., k - 1, :]
@@ -175,6 +167,7 @@ class LSTMGradient:
         return np.arange(self.log_whole.size)
 
 
+@memo
 def simulate(forget: float = FORGET, pinned: bool = False, seed: int = 0, d: int = rnn.D,
              T: int = rnn.T, gate_scale: float = GATE_SCALE) -> LSTMGradient:
     forget = _check.real("forget", forget, 0.0, 1.0, lo_open=True)
@@ -292,7 +285,7 @@ class Robustness:
 
 
 @lru_cache(maxsize=None)
-def robustness(n_seeds: int = rnn.N_SEEDS) -> Robustness:
+def robustness(n_seeds: int = N_SEEDS) -> Robustness:
     """The page's statements counted over the seeds ``0 … n_seeds-1`` (each setting one batch)."""
     n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
     gated = {f: simulate_seeds(range(n_seeds), forget=f) for f in FORGETS}

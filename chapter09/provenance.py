@@ -3,13 +3,14 @@
 myst-nb's execution cache is keyed on the cells' code only; the numbers also depend
 on this package and on the libraries that compute and format them.
 
-* :func:`library_digest` names the cache folder (``conf.py``): a new numpy,
-  matplotlib, babel… starts an empty cache, so every page executes again.
-* :func:`page_digest` is a page's own key: the sources of the ``chapter09`` modules
-  its code cells import, followed transitively through every ``import`` in them
-  (at module level or inside a function).  The book's ``exec_deps`` extension
-  re-executes exactly the pages whose digest changed — an edit of one widget's
-  module re-executes that widget's page (and the claims page), not the others.
+* :func:`library_digest`: Python's version and the libraries' (numpy, matplotlib,
+  babel…); a new one re-executes every page.
+* :func:`page_digest` is a page's own: that, and the sources of the ``chapter09``
+  modules its code cells import, followed transitively through every ``import`` in
+  them (at module level or inside a function).  The book's ``exec_keys`` extension
+  writes it into the page's execution key, so exactly the pages whose digest changed
+  execute again — an edit of one widget's module re-executes that widget's page (and
+  the claims page), an edit of its figures that page alone.
 """
 
 from __future__ import annotations

@@ -40,6 +40,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import _check
+from .common import N_SEEDS, matvec, memo
 
 D, T = 10, 40
 W_SCALE, INPUT_SCALE = 0.8, 1.0
@@ -195,11 +196,6 @@ def backprop(W_hh: np.ndarray, a: np.ndarray, u: np.ndarray) -> tuple[np.ndarray
     return directions, log_norms
 
 
-def matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """``A v`` for stacks of matrices ``(..., m, n)`` and vectors ``(..., n)`` that broadcast."""
-    return (A @ v[..., None])[..., 0]
-
-
 def slope(log_norms: np.ndarray) -> np.ndarray:
     """Least-squares slope of ``log_norms`` against the steps back ``k = 0 … T``
     (``-inf`` where the gradient vanished exactly on the way)."""
@@ -259,6 +255,7 @@ class RNNGradient:
         return self.measured_slope > 0
 
 
+@memo
 def simulate(d: int = D, T: int = T, w_scale: float = W_SCALE,
              input_scale: float = INPUT_SCALE, seed: int = 0) -> RNNGradient:
     """Run widget 1 for one setting."""
@@ -320,6 +317,7 @@ class Sweep(Batch):
     log_grad_norms: np.ndarray       # (n_scales, T+1)
 
 
+@memo
 def sweep(input_scale: float = INPUT_SCALE, seed: int = 0, d: int = D, T: int = T,
           scales: np.ndarray = SWEEP_SCALES) -> Sweep:
     """Run the widget at every ``w_scale`` of ``scales`` at once (a batch of networks).
@@ -373,7 +371,6 @@ def first_crossing(scales: np.ndarray, values: np.ndarray, level: float) -> floa
 
 SATURATING = (2.0, 1.0)      # "Posa l'escala de W_hh a 2 i deixa l'escala de l'entrada a 1"
 SMALL_INPUT = (2.0, 0.05)    # "Baixa ara l'escala de l'entrada a 0,05"
-N_SEEDS = 200
 TOLERANCE = 0.2              # "the product shows in the slope": relative error below 20 %
 FLIP_LIMIT = 1.5             # "the slope flips when ρ passes 1" counts as holding if it flips before ρ = 1,5
 

@@ -40,7 +40,7 @@ def first_error(log: str) -> str:
 
 
 def test_failing_cell_fails_the_build_naming_page_cell_and_traceback(tmp_path):
-    repo = broken(tmp_path, "book.setup()\n", "book.setup()\nraise RuntimeError('injected failure')\n")
+    repo = broken(tmp_path, "book.show(page)\n", "raise RuntimeError('injected failure')\nbook.show(page)\n")
     status, log = build(repo)
     assert status != 0, "the build went on past a failing cell"
     assert f"{PAGE}.md: code cell 1 raised CellExecutionError" in first_error(log)  # the page and the cell

@@ -4,5 +4,6 @@ Each has ``readout()``: the numbers the page glues (Catalan strings keyed by glu
 name) and its rows of the claims registry, with the corrections made to the
 author's words; and ``controls()``: every position of every control of the
 widget, computed by the widget's own functions, for the HTML book.  A page
-imports only its own module, so it re-executes only when that code changes.
+imports only its own module (through ``chapter09.figures``, which draws its
+figures), so it re-executes only when that code changes.
 """

@@ -13,6 +13,11 @@ from ..interactive import _round, control, spec
 
 # --- widget 4 ------------------------------------------------------------------------
 
+def tau_text(tau: float) -> str:
+    """A temperature as the page writes it everywhere (text, widget, figures): ``0,05``, ``4``."""
+    return fmt.shortest(tau)
+
+
 @lru_cache(maxsize=None)
 def readout() -> WidgetClaims:
     seed = 0
@@ -22,8 +27,8 @@ def readout() -> WidgetClaims:
     n = {
         "w4_n": fmt.integer(w4.N), "w4_d": fmt.integer(w4.D), "w4_slope": fmt.decimal(w4.SLOPE, 1),
         "w4_seed": fmt.integer(seed), "w4_n_seeds": fmt.integer(rob.n_seeds),
-        "w4_tau": fmt.decimal(w4.TEMPERATURE, 0), "w4_tau_cold": fmt.decimal(w4.COLD),
-        "w4_tau_warm": fmt.decimal(w4.WARM, 0),
+        "w4_tau": tau_text(w4.TEMPERATURE), "w4_tau_cold": tau_text(w4.COLD),
+        "w4_tau_warm": tau_text(w4.WARM),
         "w4_tau_min": fmt.power_of_ten(w4.TAU_MIN, 0), "w4_tau_max": fmt.power_of_ten(w4.TAU_MAX, 0),
         "w4_min_weight": fmt.decimal(base.min_weight, 3),
         "w4_max_ulp_value": fmt.power_of_ten(rob.max_ulp * 2.0**-53),
@@ -101,7 +106,7 @@ def controls() -> dict:
 
     return spec("w4", [
         control("tau", "temperatura τ", TEMPERATURES, w4.TEMPERATURE,
-                lambda v: fmt.decimal(v, 3) if v < 0.01 else fmt.decimal(v, 2) if v < 1 else fmt.decimal(v, 0)),
+                tau_text),
     ], state, {"span": "abast efectiu (mitjana)", "part": "1/Σα² (mitjana)", "sums": "màx. |Σα − 1|",
                "minw": "pes mínim", "hull": "excés fora de l'envolupant",
                "copy": "distància a l'estat més proper", "mean": "distància a la mitjana"})

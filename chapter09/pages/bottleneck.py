@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import bottleneck as w3
 from .. import fmt
-from .. import rnn_gradient as w1
+from ..common import N_SEEDS
 from ..claim import Claim, Correction, WidgetClaims
 from ..interactive import _round, control, spec
 
@@ -18,7 +18,7 @@ from ..interactive import _round, control, spec
 def readout() -> WidgetClaims:
     b = w3.bottleneck()
     tiny = w3.pigeonhole(seed=0)   # the first seed: nothing on the page depends on which
-    used = [w3.pigeonhole(seed=s).distinct_codes for s in range(w1.N_SEEDS)]
+    used = [w3.pigeonhole(seed=s).distinct_codes for s in range(N_SEEDS)]
     exact = float(b.fraction)
     n = {
         "w3_d": fmt.integer(b.d), "w3_q": fmt.integer(b.q), "w3_V": fmt.integer(b.V),

@@ -1,0 +1,51 @@
+"""What several widgets share: the number of seeds behind every robustness share, σ, and ``A v``.
+
+A module of its own, so that an edit of one widget re-executes only the pages that
+use that widget (the book keys each page on the modules it imports).
+
+>>> sigmoid(np.array([-np.inf, 0.0, np.inf])).tolist()
+[0.0, 0.5, 1.0]
+>>> matvec(np.eye(2) * 3, np.array([[1.0, 2.0], [0.5, 0.0]])).tolist()
+[[3.0, 6.0], [1.5, 0.0]]
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache, wraps
+
+import numpy as np
+
+N_SEEDS = 200  # every share "in X % of the seeds" counts this many seeds, 0 … N_SEEDS − 1
+
+
+def sigmoid(z: np.ndarray) -> np.ndarray:
+    """σ(z) without overflow for either sign of z (σ(+∞) = 1 exactly; NaN is refused)."""
+    z = np.asarray(z, dtype=np.float64)
+    if np.any(np.isnan(z)):
+        raise ValueError("z must hold no NaN")
+    e = np.exp(-np.abs(z))
+    return np.where(z >= 0, 1 / (1 + e), e / (1 + e))
+
+
+def matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """``A v`` for stacks of matrices ``(..., m, n)`` and vectors ``(..., n)`` that broadcast."""
+    return (A @ v[..., None])[..., 0]
+
+
+def memo(function):
+    """Remember ``function``'s readouts (immutable: frozen dataclasses of read-only arrays), so
+    that a page's figures and tables reuse what its numbers computed instead of computing it
+    again.  Arguments of different types are kept apart (``True`` is not ``1``), and a call
+    with an argument that cannot be hashed is simply computed."""
+    cached = lru_cache(maxsize=256, typed=True)(function)
+
+    @wraps(function)
+    def remembered(*args, **kwargs):
+        try:
+            hash((args, tuple(kwargs.items())))
+        except TypeError:
+            return function(*args, **kwargs)
+        return cached(*args, **kwargs)
+
+    remembered.cache_clear = cached.cache_clear
+    return remembered

@@ -1,0 +1,7 @@
+"""One module per widget page: what the page shows, figures included.
+
+Each has ``readout`` and ``controls`` (from ``chapter09.pages``) and ``figures()``,
+the page's figures by the name the page shows them under; ``book.show(module)``
+glues them all.  Kept apart from ``chapter09.pages`` so that the claims page, which
+reads every widget's numbers, does not depend on how a figure is drawn.
+"""

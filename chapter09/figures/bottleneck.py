@@ -1,0 +1,56 @@
+"""Widget 3's figures: the reconstructible fraction against L, and the codes shared in the tiny case.
+
+The page imports this module (``book.show``): ``readout`` and ``controls`` come from
+``chapter09.pages.bottleneck``, the figures are drawn here, from the same memoised readouts
+that gave the numbers.  The claims page does not import it, so an edit of a figure
+re-executes this page alone.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+import numpy as np
+from matplotlib.figure import Figure
+
+from .. import bottleneck as w3
+from .. import fmt
+from ..pages.bottleneck import controls, readout
+from ..plots import BLUE, ORANGE, catalan_ticks, new_figure, power_ticks
+
+__all__ = ["controls", "figures", "readout"]
+
+
+
+def plot_reconstructible(points, default_length: int) -> Figure:
+    """Largest reconstructible fraction against the sentence length L (log scale)."""
+    fig, ax = new_figure()
+    L = np.array([p[0] for p in points])
+    frac = np.array([float(p[1]) for p in points])
+    ax.semilogy(L, frac, "o-", color=BLUE, ms=4)
+    i = int(np.nonzero(L == default_length)[0][0])
+    ax.semilogy([L[i]], [frac[i]], "o", ms=9, mfc="none", color=ORANGE,
+                label=f"L = {fmt.integer(int(L[i]))}: {fmt.percent(frac[i], 6)}")
+    ax.set_xlabel("longitud de la frase $L$ (paraules)")
+    ax.set_ylabel("fracció reconstruïble màxima")
+    power_ticks(ax)
+    catalan_ticks(ax, "x")
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    ax.legend(fontsize=8)
+    return fig
+
+
+def plot_code_sharing(pigeonhole) -> Figure:
+    """How many codes hold 1, 2, 3, … sentences in the enumerated tiny case."""
+    fig, ax = new_figure()
+    share, count = zip(*pigeonhole.sentences_per_code)
+    ax.bar([str(s) for s in share], count, color=BLUE)
+    ax.set_xlabel("frases que comparteixen un mateix codi")
+    ax.set_ylabel("nombre de codis")
+    catalan_ticks(ax, "y")
+    return fig
+
+
+def figures() -> dict[str, Figure]:
+    """The page's figures, by the name the page shows them under."""
+    return {"w3_fig_fraction": plot_reconstructible(w3.fraction_by_length(), w3.L),
+            "w3_fig_pigeonhole": plot_code_sharing(w3.pigeonhole(seed=0))}

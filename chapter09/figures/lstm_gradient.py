@@ -1,0 +1,47 @@
+"""Widget 2's figure: the gradient through the RNN, the LSTM's cell path and the whole LSTM.
+
+The page imports this module (``book.show``): ``readout`` and ``controls`` come from
+``chapter09.pages.lstm_gradient``, the figures are drawn here, from the same memoised readouts
+that gave the numbers.  The claims page does not import it, so an edit of a figure
+re-executes this page alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .. import fmt
+from .. import lstm_gradient as w2
+from .. import rnn_gradient as w1
+from ..pages.lstm_gradient import controls, readout
+from ..plots import BLUE, GREEN, GREY, ORANGE, catalan_ticks, new_figure, power_ticks
+
+__all__ = ["controls", "figures", "readout"]
+
+
+
+def plot_gradient_paths(rnn_readout, lstm_readout) -> Figure:
+    """ln-norm of the gradient against steps back: the RNN, the LSTM's cell path and the whole."""
+    fig, ax = new_figure()
+    k = lstm_readout.steps_back
+    f = lstm_readout.forget
+    ax.semilogy(rnn_readout.steps_back, np.exp(rnn_readout.log_grad_norms), "-", color=GREY,
+                label="RNN, $\\partial L/\\partial \\mathbf{h}$")
+    ax.semilogy(k, np.exp(lstm_readout.log_whole), "-", color=BLUE,
+                label="LSTM, tot el gradient $\\partial L/\\partial \\mathbf{c}$")
+    ax.semilogy(k, np.exp(lstm_readout.log_cell), "--", color=GREEN, label="LSTM, només el camí de la cel·la")
+    ax.semilogy(k, np.exp(lstm_readout.log_cell[0]) * f**k, ":", color=ORANGE,
+                label=f"$f^k$ amb f = {fmt.decimal(f)}")
+    ax.set_xlabel("passos enrere $k$")
+    ax.set_ylabel("norma del gradient")
+    power_ticks(ax)
+    catalan_ticks(ax, "x")
+    ax.legend(fontsize=8, loc="lower left")
+    return fig
+
+
+def figures() -> dict[str, Figure]:
+    """The page's figure, by the name the page shows it under (widget 1's seed and inputs)."""
+    seed = w1.page_seed()
+    return {"w2_fig_paths": plot_gradient_paths(w1.simulate(seed=seed), w2.simulate(seed=seed))}
