@@ -222,7 +222,8 @@ def start_early(app) -> None:
     if app.config.nb_execution_mode != "cache":
         return
     pages = notebook_pages(app)
-    todo = unexecuted(app, pages)
+    # an empty cache (a clean build): every page runs, no need to read them first
+    todo = pages if not get_cache(cache_path(app)).list_cache_records() else unexecuted(app, pages)
     if todo:
         app.chapter09_pool = _pool(app, len(todo), pages)  # assigned first: closed whatever happens
         app.chapter09_pool.start()

@@ -139,7 +139,7 @@ def record_file(repo: Path, page: str) -> Path:
     """The executed notebook of ``page`` in the cache (found by its code, not by jupyter-cache's layout)."""
     module = {"04-atencio": "attention", "07-portes": "gates"}[page]
     for path in (repo / "cache").rglob("*.ipynb"):
-        if f"from chapter09.pages import {module} as page_module" in path.read_text(encoding="utf-8"):
+        if f"from chapter09.figures import {module} as page" in path.read_text(encoding="utf-8"):
             return path
     raise AssertionError(f"no cached notebook for {page}")
 
