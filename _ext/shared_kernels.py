@@ -28,6 +28,8 @@ import asyncio
 import atexit
 import os
 import re
+import subprocess
+import sys
 import threading
 import time
 from collections import deque
@@ -103,12 +105,17 @@ class KernelPool:
         self.managers: list[AsyncKernelManager] = []
         self.kernels = []
         self.size = size
+        self.watchdog = None
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="shared-kernels", daemon=True)
 
     def start(self) -> KernelPool:
         """Start the kernels (in the background); :meth:`close` stops them whatever happens after."""
         remove_orphan_connection_files(self.runtime)
+        self.runtime.mkdir(parents=True, exist_ok=True)
+        # killed while a kernel starts, the build cannot remove what that kernel has not read yet
+        self.watchdog = subprocess.Popen([sys.executable, "-c", WATCHDOG, str(os.getpid()), str(self.runtime)],
+                                         start_new_session=True, stdin=subprocess.DEVNULL)
         atexit.register(self.close)  # an interrupted build exits through here too
         self.thread.start()
         self.kernels = [self._submit(self._start(i)) for i in range(self.size)]
@@ -118,7 +125,6 @@ class KernelPool:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop)
 
     async def _start(self, index: int):
-        self.runtime.mkdir(parents=True, exist_ok=True)
         km = AsyncKernelManager(kernel_name=KERNEL,
                                 connection_file=str(self.runtime / f"kernel-{os.getpid()}-{index}.json"))
         self.managers.append(km)
@@ -187,6 +193,10 @@ class KernelPool:
             await asyncio.gather(*(stop(km) for km in self.managers), return_exceptions=True)
 
         atexit.unregister(self.close)
+        if self.watchdog is not None:
+            self.watchdog.kill()
+            self.watchdog.wait()
+            self.watchdog = None
         if not self.thread.is_alive():
             return
         try:
@@ -194,6 +204,19 @@ class KernelPool:
         finally:
             self.loop.call_soon_threadsafe(self.loop.stop)
             self.thread.join(timeout=10)
+
+
+# Run beside the build: once the build is gone (its child is handed to another parent), the
+# connection files it left (named by its pid) go too.  The pool kills it when it closes.
+WATCHDOG = """
+import os, sys, time
+parent, folder = int(sys.argv[1]), sys.argv[2]
+while os.getppid() == parent:
+    time.sleep(0.2)
+for name in os.listdir(folder):
+    if name.startswith(f"kernel-{parent}-"):
+        os.remove(os.path.join(folder, name))
+"""
 
 
 def remove_orphan_connection_files(folder: Path) -> None:
