@@ -22,7 +22,9 @@ root_doc = "index"
 exclude_patterns = ["**.ipynb_checkpoints"]
 
 extensions = ["interrupt", "myst_nb", "sphinxcontrib.bibtex", "catalan", "offline_math", "notebooks", "exec_keys",
-              "shared_kernels"]
+              "shared_kernels", "sphinx_togglebutton"]
+togglebutton_hint = "Mostra"
+togglebutton_hint_hide = "Amaga"
 templates_path = ["book/_templates"]  # Catalan for the theme's hard-coded strings
 bibtex_bibfiles = ["book/referencies.bib"]  # relative to this folder
 bibtex_reference_style = "author_year"
@@ -76,7 +78,13 @@ latex_elements = {
 % readout and claims tables: many columns, so a smaller type
 \AtBeginEnvironment{tabulary}{\footnotesize}
 \AtBeginEnvironment{longtable}{\footnotesize}
-\setlength{\tymin}{28pt}  % tabulary: room for short columns such as an id or a number
+\setlength{\tymin}{28pt}
+% What the book adds to the author's text (:::{container} afegit): set in, smaller,
+% under a grey rule that names it, so that the author's sentences stand apart.
+\newenvironment{sphinxclassafegit}
+  {\par\medskip\noindent{\color{black!55}\rule[0.5ex]{1.2em}{0.4pt}\,\textsf{\footnotesize afegit del llibre}}
+   \par\nopagebreak\begin{list}{}{\leftmargin=1.2em\rightmargin=0pt}\item\relax\small}
+  {\end{list}\par\medskip}  % tabulary: room for short columns such as an id or a number
 % The bibliography is section 9.8 (its page of book/ is the last one): print its entries
 % there, without the unnumbered chapter LaTeX would open for them.
 \makeatletter

@@ -12,6 +12,10 @@ from dataclasses import dataclass, field
 KINDS = {"exact": "exacta", "draw": "depèn de l'atzar", "qualitative": "qualitativa",
          "method": "mètode"}
 
+# What a correction mends: a statement the computation proves false, only the form of a
+# right number (a missing space), or a value that depends on the draw and came out otherwise.
+CHANGES = {"factual": "fet", "typographic": "tipografia", "redraw": "nova tirada"}
+
 
 @dataclass(frozen=True)
 class Correction:
@@ -19,6 +23,11 @@ class Correction:
     original: str   # the author's words, verbatim from text/capitol-09.txt
     book: str       # the book's words: a template over the page's glue keys
     reason: str     # the measured reason, a template too
+    change: str = "factual"  # a key of CHANGES
+
+    def __post_init__(self):
+        if self.change not in CHANGES:
+            raise ValueError(f"change must be one of {', '.join(CHANGES)}, got {self.change!r}")
 
 
 @dataclass(frozen=True)

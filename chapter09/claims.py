@@ -62,26 +62,42 @@ def registry() -> tuple[WidgetClaims, ...]:
     return tuple(build() for build in WIDGETS)
 
 
+def verdict_on_the_original(claim, corrections) -> str:
+    """What the computation says of the author's own words: they hold, they were false and are
+    corrected, or they name a value of a random draw that came out otherwise."""
+    changes = {c.change for c in corrections if c.claim == claim.id}
+    if "factual" in changes:
+        return "falsa → corregida"
+    if "redraw" in changes:
+        return "depèn de l'atzar → valor d'aquesta tirada"
+    original = "depèn de l'atzar: es compleix amb aquesta llavor" if claim.kind == "draw" else "es compleix"
+    return original + (" (forma corregida)" if "typographic" in changes else "")
+
+
 def claims_table(widgets: tuple[WidgetClaims, ...] | None = None):
-    """Every claim: what the text says, what the code computes, whether it holds."""
+    """Every claim, three ways: the author's words, what the book says now (with what the code
+    computes and how often it holds over seeds), and the verdict on the original."""
     from .book import markdown_table
 
     widgets = registry() if widgets is None else widgets
     rows = []
     for w in widgets:
-        corrected = {c.claim for c in w.corrections}
         for c in w.claims:
-            verdict = ("es compleix" if c.holds else "**no es compleix**") + (
-                " (corregida)" if c.id in corrected else "")
-            rows.append([c.id, c.text_says, w.render(c.computed), w.render(c.robustness) or "—", verdict])
-    return markdown_table(["id", "el text diu", "el codi calcula", "llavors on es compleix", "veredicte"], rows)
+            factual = [k for k in w.corrections if k.claim == c.id and k.change != "typographic"]
+            now = " … ".join(f"«{w.render(k.book)}»" for k in factual) or "igual"
+            rows.append([c.id, c.text_says, now, w.render(c.computed), w.render(c.robustness) or "—",
+                         "es compleix" if c.holds else "**no es compleix**",
+                         verdict_on_the_original(c, w.corrections)])
+    return markdown_table(["id", "el text de l'autor diu", "el llibre diu ara", "el codi calcula",
+                           "llavors on es compleix", "el llibre, ara", "l'original"], rows)
 
 
-def corrections_table(widgets: tuple[WidgetClaims, ...] | None = None):
-    """Every change made to the author's words, with the measured reason."""
+def corrections_table(widgets: tuple[WidgetClaims, ...] | None = None, changes=("factual", "redraw")):
+    """The changes made to the author's words of the kinds ``changes``, with the measured reason."""
     from .book import markdown_table
+    from .claim import CHANGES
 
     widgets = registry() if widgets is None else widgets
-    rows = [[c.claim, f"«{c.original}»", f"«{w.render(c.book)}»", w.render(c.reason)]
-            for w in widgets for c in w.corrections]
-    return markdown_table(["id", "el text deia", "el llibre diu", "per què"], rows)
+    rows = [[c.claim, CHANGES[c.change], f"«{c.original}»", f"«{w.render(c.book)}»", w.render(c.reason)]
+            for w in widgets for c in w.corrections if c.change in changes]
+    return markdown_table(["id", "canvi", "el text deia", "el llibre diu", "per què"], rows)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,27 +20,13 @@ def author_paragraphs() -> list[str]:
     return [p.strip() for p in re.split(r"\n\s*\n", TEXT.read_text(encoding="utf-8")) if p.strip()]
 
 
-COPY = ("book", "chapter09", "_ext", "locale", "text", "conf.py")
+sys.path.insert(0, str(ROOT / "tools"))
+import quick_build  # noqa: E402
 
 
 def small_copy(path: Path, pages: tuple[str, ...]) -> Path:
-    """A copy of the repository at ``path`` whose book has only ``pages`` (and the bibliography),
-    with ``tests/fault_ext.py`` loaded: a build of it takes seconds."""
-    for name in COPY:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, path / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, path / name)
-    for page in (path / "book").glob("*.md"):
-        if page.stem not in (*pages, "index", "bibliografia"):
-            page.unlink()
-    (path / "book" / "index.md").write_text(
-        "# Prova\n\n```{toctree}\n" + "\n".join((*pages, "bibliografia")) + "\n```\n", encoding="utf-8")
-    shutil.copy2(ROOT / "tests" / "fault_ext.py", path / "_ext" / "fault_ext.py")
-    with open(path / "conf.py", "a", encoding="utf-8") as f:
-        f.write('\nextensions.append("fault_ext")\n')
-    return path
+    """A copy whose book has only ``pages``, with ``tests/fault_ext.py`` loaded: seconds to build."""
+    return quick_build.small_copy(path, pages, (ROOT / "tests" / "fault_ext.py",))
 
 
 def build_book(out: Path, cache: Path) -> subprocess.CompletedProcess:

@@ -6,6 +6,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from chapter09 import claims
+from chapter09.claim import CHANGES
 from conftest import BOOK, author_paragraphs, build_book
 
 REGISTRY = claims.registry()
@@ -60,11 +61,13 @@ def test_claims_page_lists_every_claim_and_every_correction(built_book):
     ids = [r[0] for r in rows if r]
     for w in REGISTRY:
         for c in w.claims:
-            row = next(r for r in rows if r and r[0] == c.id and len(r) == 5)
-            assert row[2] == normalise(w.render(c.computed))
-            assert row[4].startswith("es compleix")
+            row = next(r for r in rows if r and r[0] == c.id and len(r) == 7)
+            assert row[3] == normalise(w.render(c.computed))
+            assert row[5] == "es compleix"
+            assert row[6] == claims.verdict_on_the_original(c, w.corrections)
         for c in w.corrections:
-            assert any(r[0] == c.claim and normalise(w.render(c.book)) in r[2] for r in rows if len(r) == 4)
+            assert any(r[0] == c.claim and r[1] == CHANGES[c.change] and normalise(w.render(c.book)) in r[3]
+                       for r in rows if len(r) == 5)
     assert ids
 
 

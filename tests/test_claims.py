@@ -72,3 +72,30 @@ def test_the_text_defaults_match_the_words_of_the_prose():
     w = claims.widget1()
     assert "amb deu dimensions i quaranta passos" in author_paragraphs()[2]
     assert (w.numbers["w1_d"], w.numbers["w1_T"]) == ("10", "40")
+
+
+def test_the_verdict_on_the_original_tells_false_from_redrawn_from_mere_form():
+    from chapter09.claim import Claim, Correction
+
+    exact, draw = Claim("W9.1", "x", "exact", "", True), Claim("W9.2", "y", "draw", "", True)
+    fix = lambda claim, change: Correction(claim, "a", "b", "c", change)  # noqa: E731
+    assert claims.verdict_on_the_original(exact, ()) == "es compleix"
+    assert claims.verdict_on_the_original(draw, ()) == "depèn de l'atzar: es compleix amb aquesta llavor"
+    assert claims.verdict_on_the_original(exact, (fix("W9.1", "factual"),)) == "falsa → corregida"
+    assert claims.verdict_on_the_original(exact, (fix("W9.1", "typographic"),)) == "es compleix (forma corregida)"
+    assert claims.verdict_on_the_original(draw, (fix("W9.2", "redraw"),)).startswith("depèn de l'atzar →")
+    assert claims.verdict_on_the_original(exact, (fix("W9.2", "factual"),)) == "es compleix"  # another claim's
+    with pytest.raises(ValueError, match="change must be one of factual, typographic, redraw"):
+        fix("W9.1", "style")
+
+
+def test_each_widget_page_guides_the_reader():
+    """What the reader will learn first, exercises with answers and a summary last; the book's
+    own prose marked apart from the author's."""
+    for w in REGISTRY:
+        source = page_source(w)
+        assert source.count(":::{admonition} Què hi aprendràs") == 1, w.page
+        assert source.count("{admonition} En resum") == 1, w.page
+        questions = source.count("{admonition} Exercici ")
+        assert 2 <= questions <= 4 and source.count("{admonition} Resposta") == questions, w.page
+        assert "{container} afegit" in source, w.page

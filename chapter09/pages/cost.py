@@ -90,9 +90,9 @@ def readout() -> WidgetClaims:
                    "({w5_ratio_at_d})."),
         Correction("W6.1", "manté 131,1kB passi", "manté {w6_state} passi",
                    "Forma: el número i la unitat van separats per un espai (SI i CLDR); el valor es "
-                   "reprodueix exactament, {w6_state_exact} B."),
+                   "reprodueix exactament, {w6_state_exact} B.", change="typographic"),
         Correction("W6.2", "arriba a 268,4MB amb", "arriba a {w6_kv} amb",
-                   "Forma, com a W6.1; el valor es reprodueix exactament, {w6_kv_exact} B."),
+                   "Forma, com a W6.1; el valor es reprodueix exactament, {w6_kv_exact} B.", change="typographic"),
     )
     readout = (["", "L = {w5_L}", "L = {w6_L_long}"],
                [["projeccions, 8Ld² (FLOP)", "{w5_proj}", "{w5_proj_long}"],

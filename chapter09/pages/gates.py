@@ -63,7 +63,8 @@ def readout() -> WidgetClaims:
     corrections = (
         Correction("W7.4", "la diferència salta a 0,804", "la diferència salta a {w7_topk_gap}",
                    "Depèn dels valors a i b que surtin: amb la llavor de la pàgina és {w7_topk_gap}; en "
-                   "{w7_n_seeds} llavors, de {w7_topk_min} a {w7_topk_max} (mediana {w7_topk_median})."),
+                   "{w7_n_seeds} llavors, de {w7_topk_min} a {w7_topk_max} (mediana {w7_topk_median}).",
+                   change="redraw"),
         Correction("W7.5", "—les dues surten de la mateixa $x$— mentre que l'LSTM les té independents.",
                    "—$\\mathrm{{Swish}}(a) = a\\,\\sigma(a)$, una porta que ja no queda entre 0 i 1—, "
                    "mentre que a l'LSTM la sigmoide només modula un senyal que ve per una altra branca.",

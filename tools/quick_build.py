@@ -1,0 +1,61 @@
+"""Build a few pages of the book, fast: ``python tools/quick_build.py 04-atencio [07-portes …]``.
+
+A temporary copy of the repository keeps only the pages named (with the index and the
+bibliography), and ``sphinx-build -W`` builds it into ``/tmp/chapter09-quick/<pages>/``,
+with its own execution cache.  Builds wait for each other (a lock), so that two never
+share the two cores.  The tests use :func:`small_copy` for their small books too.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+COPY = ("book", "chapter09", "_ext", "locale", "text", "conf.py")
+LOCK = Path("/tmp/chapter09-build.lock")
+
+
+def small_copy(path: Path, pages: tuple[str, ...], extensions: tuple[Path, ...] = ()) -> Path:
+    """A copy of the repository at ``path`` whose book has only ``pages`` (and the bibliography),
+    with the Sphinx extension files ``extensions`` added and loaded."""
+    for name in COPY:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, path / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, path / name)
+    for page in (path / "book").glob("*.md"):
+        if page.stem not in (*pages, "index", "bibliografia"):
+            page.unlink()
+    (path / "book" / "index.md").write_text(
+        "# Prova\n\n```{toctree}\n" + "\n".join((*pages, "bibliografia")) + "\n```\n", encoding="utf-8")
+    for extension in extensions:
+        shutil.copy2(extension, path / "_ext" / extension.name)
+        with open(path / "conf.py", "a", encoding="utf-8") as f:
+            f.write(f'\nextensions.append("{extension.stem}")\n')
+    return path
+
+
+def main(pages: list[str]) -> int:
+    if not pages:
+        print(__doc__)
+        return 2
+    out = Path("/tmp/chapter09-quick") / "+".join(pages)
+    shutil.rmtree(out, ignore_errors=True)
+    repo = small_copy(out / "repo", tuple(pages))
+    with LOCK.open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        result = subprocess.run(
+            [sys.executable, "-m", "sphinx", "-j", "auto", "-W", "--keep-going", "-q", "-b", "html", "-c", str(repo),
+             str(repo / "book"), str(out / "html")], env=dict(os.environ, CHAPTER09_CACHE=str(out / "cache")))
+    print(f"HTML: {out / 'html'}" if result.returncode == 0 else "the build failed (above)")
+    return result.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
