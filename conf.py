@@ -22,7 +22,8 @@ root_doc = "index"
 exclude_patterns = ["**.ipynb_checkpoints"]
 
 extensions = ["interrupt", "myst_nb", "sphinxcontrib.bibtex", "catalan", "offline_math", "notebooks", "exec_keys",
-              "shared_kernels", "sphinx_togglebutton"]
+              "shared_kernels", "sphinx_togglebutton", "sphinx_copybutton"]
+copybutton_exclude = ".linenos, .gp, .go"  # copy the code alone: no line numbers, prompts or outputs
 togglebutton_hint = "Mostra"
 togglebutton_hint_hide = "Amaga"
 templates_path = ["book/_templates"]  # Catalan for the theme's hard-coded strings
