@@ -15,7 +15,7 @@ How often widget 1's draw-dependent statements hold over the first 200 seeds:
 >>> w = widget1()
 >>> [w.numbers[k] for k in ("w1_sat_share", "w1_small_share", "w1_narrative_share",
 ...                         "w1_below_default", "w1_below_small")]
-['89,5\\xa0%', '53\\xa0%', '46\\xa0%', '53\\xa0%', '93,5\\xa0%']
+['81,5\\xa0%', '26,5\\xa0%', '14\\xa0%', '53\\xa0%', '93,5\\xa0%']
 >>> [w.numbers[k] for k in ("w1_flip_median_small", "w1_flip_median_1", "w1_rho2_min", "w1_rho2_max")]
 ['1,06', '2,50', '1,43', '3,15']
 """

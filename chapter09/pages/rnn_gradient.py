@@ -24,6 +24,11 @@ def readout() -> WidgetClaims:
     rob = w1.robustness()
     flip_1, flip_small = rob.flips[w1.INPUT_SCALE], rob.flips[w1.SMALL_INPUT[1]]
     flip_at_1, flip_at_small = w1.radius_at_flip(sweep_1), w1.radius_at_flip(sweep_small)
+    back_small = w1.radius_at_return(sweep_small)
+    sweep_ex = w1.sweep(w1.EXERCISE_INPUT, seed)
+    flip_ex, flip_ex_stats = w1.radius_at_flip(sweep_ex), rob.flips[w1.EXERCISE_INPUT]
+    W0 = w1.draw(seed=seed).W0
+    safe_scale = 1.0 / w1.spectral_norm(W0)  # ‖s·W0‖₂ · max tanh′ < 1 for every input when s < this
     d2 = fmt.decimal
 
     n = {
@@ -32,7 +37,7 @@ def readout() -> WidgetClaims:
         "w1_w_scale": d2(default.w_scale, 1), "w1_input_scale": d2(default.input_scale, 0),
         "w1_rho": d2(default.spectral_radius),
         "w1_gelfand_squarings": fmt.integer(w1.GELFAND_SQUARINGS),
-        "w1_gelfand_k": "2" + fmt.integer(w1.GELFAND_SQUARINGS).translate(fmt.SUPERSCRIPT),
+        "w1_gelfand_m": "2" + fmt.integer(w1.GELFAND_SQUARINGS).translate(fmt.SUPERSCRIPT),
         "w1_rho_gap": fmt.power_of_ten(abs(default.spectral_radius - default.spectral_radius_eig)
                                       / default.spectral_radius_eig, 1),
         "w1_mean_tp": d2(default.mean_tanh_prime), "w1_product": d2(default.product),
@@ -46,8 +51,8 @@ def readout() -> WidgetClaims:
         "w1_below_small": fmt.share(rob.below_prediction[w1.SMALL_INPUT[1]]),
         "w1_small_x": d2(w1.SMALL_INPUT[1]), "w1_sat_w": d2(w1.SATURATING[0], 0),
         "w1_sat_x": d2(w1.SATURATING[1], 0),
-        "w1_label": "per defecte", "w1_verdict": _verdict(default.explodes),
-        "w1_sat_verdict": _verdict(sat.explodes), "w1_small_verdict": _verdict(small.explodes),
+        "w1_label": "per defecte", "w1_verdict": _verdict(default),
+        "w1_sat_verdict": _verdict(sat), "w1_small_verdict": _verdict(small),
         "w1_sat_label": f"W_hh × {d2(w1.SATURATING[0], 0)}, entrada × {d2(w1.SATURATING[1], 0)}",
         "w1_small_label": f"W_hh × {d2(w1.SMALL_INPUT[0], 0)}, entrada × {d2(w1.SMALL_INPUT[1])}",
         "w1_sat_rho": d2(sat.spectral_radius), "w1_sat_mean_tp": d2(sat.mean_tanh_prime),
@@ -69,6 +74,36 @@ def readout() -> WidgetClaims:
         "w1_flip_q_small": " – ".join(d2(q) for q in flip_small.radius_quartiles[::2]),
         "w1_flip_median_1": d2(flip_1.radius_quartiles[1]),
         "w1_flip_median_small": d2(flip_small.radius_quartiles[1]),
+        # explodes / vanishes: the fitted line changes by more than a factor over the T steps
+        "w1_explode_factor": fmt.integer(int(w1.EXPLODE_FACTOR)),
+        "w1_threshold": d2(w1.growth_threshold(default.T), 3),
+        "w1_small_growth": fmt.integer(round(small.growth)),
+        # Pascanu et al.'s bound, ln(‖W_hh‖₂ · max tanh′), for each setting of the readout
+        "w1_norm": d2(default.spectral_norm), "w1_bound": d2(default.bound_slope),
+        "w1_sat_bound": d2(sat.bound_slope), "w1_small_bound": d2(small.bound_slope),
+        "w1_small_norm": d2(small.spectral_norm), "w1_small_max_tp": d2(small.max_tanh_prime, 3),
+        "w1_bound_share": fmt.share(rob.bound_holds),
+        "w1_bound_gap": d2(rob.bound_gap_median),
+        # where the estimate gets the sign wrong
+        "w1_sign_missed_small": fmt.share(rob.sign_missed["small_input"]),
+        "w1_sign_missed_sat": fmt.share(rob.sign_missed["saturating"]),
+        "w1_sign_missed_default": fmt.share(rob.sign_missed["default"]),
+        "w1_small_explained_share": fmt.share(rob.small_input_explained),
+        # the small-input slope falls below 0 again: the tanh saturates through W_hh alone
+        "w1_return_rho": _maybe(back_small),
+        "w1_return_tp": "cap" if back_small is None else d2(w1.at_radius(sweep_small, sweep_small.mean_tanh_prime,
+                                                                          back_small)),
+        "w1_tp_at_one": d2(w1.at_radius(sweep_small, sweep_small.mean_tanh_prime, 1.0)),
+        "w1_return_share": fmt.share(flip_small.returns),
+        "w1_return_median": d2(flip_small.return_median),
+        # exercise 1: where the slope changes sign with the input at 0,5
+        "w1_ex_x": d2(w1.EXERCISE_INPUT, 1), "w1_ex_flip_rho": _maybe(flip_ex),
+        "w1_ex_flip_tp": "cap" if flip_ex is None else d2(w1.at_radius(sweep_ex, sweep_ex.mean_tanh_prime, flip_ex)),
+        "w1_ex_flip_product": "cap" if flip_ex is None else d2(w1.at_radius(sweep_ex, sweep_ex.product, flip_ex)),
+        "w1_ex_flip_median": d2(flip_ex_stats.radius_quartiles[1]),
+        "w1_ex_flip_never": fmt.share(flip_ex_stats.never),
+        # exercise 3: up to which scale the bound guarantees that the gradient vanishes
+        "w1_safe_scale": d2(safe_scale), "w1_safe_rho": d2(safe_scale * w1.gelfand_radius(W0)),
     }
 
     claims = (
@@ -99,15 +134,23 @@ def readout() -> WidgetClaims:
         Claim("W1.5", "Escala 2, entrada 1: «el radi és 0,76», però la tanh satura i el gradient "
               "s'esvaeix igualment.", "draw",
               "ρ = {w1_sat_rho}, tanh′ mitjana {w1_sat_mean_tp}, producte {w1_sat_product}, "
-              "pendent {w1_sat_meas}",
-              holds=sat.spectral_radius > 1 and sat.product < 1 and sat.measured_slope < 0,
+              "pendent {w1_sat_meas} (s'esvaeix: per sota de −{w1_threshold})",
+              holds=sat.spectral_radius > 1 and sat.product < 1 and sat.vanishes,
               robustness="{w1_sat_share}; ρ(2·W0) entre {w1_rho2_min} i {w1_rho2_max}"),
         Claim("W1.6", "Entrada 0,05 sense tocar res més: el mateix model explota.", "draw",
-              "pendent {w1_small_meas} (producte {w1_small_product})",
-              holds=small.measured_slope > 0, robustness="{w1_small_share}"),
+              "pendent {w1_small_meas}: la norma creix ×{w1_small_growth} en {w1_T} passos (explota: més "
+              "de ×{w1_explode_factor}); producte {w1_small_product}",
+              holds=small.explodes and small.product > 1,
+              robustness="explota en {w1_small_share}; explota amb el producte per sobre d'1 en "
+                         "{w1_small_explained_share}"),
     )
 
     corrections = (
+        Correction("W1.2", "El seu producte s'ha de veure al pendent de la recta de dalt.",
+                   "El seu producte s'ha de veure al pendent de la recta discontínua de la figura següent.",
+                   "Al PDF les figures van on hi caben, i «de dalt» no sempre hi és: la figura ve just "
+                   "després del paràgraf, i la recta del producte és la discontínua.",
+                   change="typographic"),
         Correction("W1.3", "El previst és una fita superior i no una igualtat",
                    "El previst és una estimació i no una igualtat",
                    "El mesurat queda per sota del previst només en {w1_below_default} de les "
@@ -129,16 +172,25 @@ def readout() -> WidgetClaims:
                    "producte ρ·tanh′."),
     )
     readout = (["configuració", "ρ", "tanh′ mitjana", "producte", "pendent previst",
-                "pendent mesurat", "gradient"],
+                "pendent mesurat", "fita de Pascanu", "gradient"],
                [["{%s%s}" % (p, col) for col in ("label", "rho", "mean_tp", "product", "pred", "meas",
-                                                  "verdict")]
+                                                  "bound", "verdict")]
                 for p in ("w1_", "w1_sat_", "w1_small_")])
     return WidgetClaims("W1", "01-gradient-rnn", n, claims, corrections, paragraphs=(1, 2, 3),
                         tables={"readout": readout})
 
 
-def _verdict(explodes: bool) -> str:
-    return "explota" if explodes else "s'esvaeix"
+def _verdict(run) -> str:
+    """"explota" / "s'esvaeix": the fitted line grows / shrinks by more than ``w1.EXPLODE_FACTOR``
+    over the T steps; in between, "es manté". ``run`` is a readout, or one entry of a sweep."""
+    return "explota" if run.explodes else "s'esvaeix" if run.vanishes else "es manté"
+
+
+class _Entry:
+    """One scale of a sweep, seen as a readout by :func:`_verdict`."""
+
+    def __init__(self, sw, i):
+        self.explodes, self.vanishes = bool(sw.explodes[i]), bool(sw.vanishes[i])
 
 
 # --- widget 1 ---------------------------------------------------------------------------------
@@ -156,8 +208,9 @@ def controls() -> dict:
         return {
             "readout": {"rho": fmt.decimal(sw.spectral_radius[i]), "tp": fmt.decimal(sw.mean_tanh_prime[i]),
                         "product": fmt.decimal(sw.product[i]), "pred": fmt.decimal(predicted),
-                        "meas": fmt.decimal(sw.measured_slope[i]), "verdict": _verdict(sw.explodes[i])},
-            "plot": {"kind": "lines", "ylog": True, "xlabel": "passos enrere k", "ylabel": "‖∂L/∂h‖",
+                        "meas": fmt.decimal(sw.measured_slope[i]), "bound": fmt.decimal(sw.bound_slope[i]),
+                        "verdict": _verdict(_Entry(sw, i))},
+            "plot": {"kind": "lines", "ylog": True, "xlabel": "passos enrere k", "ylabel": "‖∂ℒ/∂h‖",
                      "series": [
                          {"label": "mesurat", "x": k.tolist(), "y": _round(np.exp(sw.log_grad_norms[i]))},
                          {"label": "previst", "dash": True, "x": [0, int(k[-1])],
@@ -169,7 +222,8 @@ def controls() -> dict:
         control("input_scale", "escala de l'entrada", input_scales, w1.INPUT_SCALE,
                 lambda v: fmt.decimal(v, 2 if v < 0.1 else (1 if v < 1 else 0))),
     ], state, {"rho": "radi espectral ρ", "tp": "tanh′ mitjana", "product": "producte ρ·tanh′",
-               "pred": "pendent previst", "meas": "pendent mesurat", "verdict": "gradient"})
+               "pred": "pendent previst", "meas": "pendent mesurat", "bound": "fita de Pascanu",
+               "verdict": "gradient"})
 
 
 def _maybe(x: float | None) -> str:
