@@ -7,22 +7,28 @@ reads exactly the same inputs ``x_t``::
     o_t = σ(W_o x_t + U_o h_{t-1})          g_t = tanh(W_g x_t + U_g h_{t-1})
     c_t = f_t ⊙ c_{t-1} + i_t ⊙ g_t         h_t = o_t ⊙ tanh(c_t)
 
-with the loss ``L = u·h_T``.  The forget gate is either *gated* (as above: it
+with the loss ``ℒ = u·h_T``.  The forget gate is either *gated* (as above: it
 fluctuates around ``f``) or *pinned* (``f_t = f`` at every step).
 
 Going back one step, the cell's gradient is multiplied by ``f_t`` along the
 cell path ``c_t = f_t ⊙ c_{t-1} + …`` and receives, besides, what comes back
 through ``h_{t-1}`` (the gates and ``g`` of the next step).  The widget measures
-both: the cell path alone, ``∂L/∂c_T ⊙ f_T ⊙ … ⊙ f_{T-k+1}``, and the whole
-gradient ``∂L/∂c_{T-k}`` from backpropagation through time.  Their per-step
+both: the cell path alone, ``∂ℒ/∂c_T ⊙ f_T ⊙ … ⊙ f_{T-k+1}``, and the whole
+gradient ``∂ℒ/∂c_{T-k}`` from backpropagation through time.  Their per-step
 factors are ``exp`` of the least-squares slope of the log norms.
 
 The page's seed is widget 1's.  With the default f = 0,95, gated:
 
 >>> from chapter09.fmt import decimal
 >>> r = simulate()
->>> [decimal(v, 3) for v in (r.cell_path_factor, r.geometric_mean_f, r.whole_factor)]
-['0,949', '0,950', '0,970']
+>>> [decimal(v, 3) for v in (r.cell_path_factor, r.whole_factor)], decimal(r.geometric_mean_f, 4)
+(['0,949', '0,970'], '0,9497')
+
+The geometric mean of the gate stays under σ(logit f + mean pre-activation), by Jensen
+(ln σ is concave), and here under f:
+
+>>> r.geometric_mean_f <= r.forget_bound, r.geometric_mean_f < r.forget
+(True, True)
 >>> decimal(simulate(pinned=True).cell_path_factor, 6)
 '0,950000'
 """
@@ -92,8 +98,10 @@ class Trace:
     h: np.ndarray
 
 
-def forward(w: LSTMWeights, x: np.ndarray, forget: float, pinned: bool) -> Trace:
-    """Run the LSTM over ``x`` (``(..., T, d)``); weights and inputs may carry batch axes."""
+def forward(w: LSTMWeights, x: np.ndarray, forget: float, pinned: bool,
+            c0: np.ndarray | None = None, h0: np.ndarray | None = None) -> Trace:
+    """Run the LSTM over ``x`` (``(..., T, d)``) from ``c_0 = c0``, ``h_0 = h0`` (zero unless
+    given); weights and inputs may carry batch axes."""
     x = _check.array("x", x, min_ndim=2)
     forget = _check.real("forget", forget, 0.0, 1.0, lo_open=True)
     T, d = x.shape[-2], w.W["i"].shape[-2]
@@ -101,6 +109,9 @@ def forward(w: LSTMWeights, x: np.ndarray, forget: float, pinned: bool) -> Trace
         raise ValueError(f"x must have {w.W['i'].shape[-1]} columns, got shape {x.shape}")
     batch = np.broadcast_shapes(x.shape[:-2], w.W["i"].shape[:-2])
     c, h = np.zeros(batch + (T + 1, d)), np.zeros(batch + (T + 1, d))
+    for name, start, into in (("c0", c0, c), ("h0", h0, h)):
+        if start is not None:
+            into[..., 0, :] = _check.array(name, start, min_ndim=1)
     gates = {k: np.empty(batch + (T, d)) for k in GATES}
     bias = logit(forget)
     for t in range(T):
@@ -159,6 +170,7 @@ class LSTMGradient:
     log_whole: np.ndarray   # ln ‖∂L/∂c_{T-k}‖
     log_cell: np.ndarray    # ln ‖cell path alone‖
     geometric_mean_f: float
+    forget_bound: float     # σ(logit f + mean of the gate's pre-activation): Jensen's bound on the above
     whole_factor: float
     cell_path_factor: float
 
@@ -178,7 +190,7 @@ def simulate(forget: float = FORGET, pinned: bool = False, seed: int = 0, d: int
     w = draw_weights(d, seed, gate_scale)
     m = _measure(w, r.x, r.u, forget, pinned)
     return LSTMGradient(forget=forget, pinned=bool(pinned), seed=seed, weights=w, x=r.x, u=r.u,
-                        **{k: v if isinstance(v, np.ndarray) else float(v) for k, v in m.items()})
+                        **{k: float(v) if np.ndim(v) == 0 else v for k, v in m.items()})
 
 
 def _measure(w: LSTMWeights, x: np.ndarray, u: np.ndarray, forget: float, pinned: bool) -> dict:
@@ -189,8 +201,19 @@ def _measure(w: LSTMWeights, x: np.ndarray, u: np.ndarray, forget: float, pinned
     log_cell = np.log(np.linalg.norm(cell, axis=-1))
     return {"log_whole": _check.frozen(log_whole), "log_cell": _check.frozen(log_cell),
             "geometric_mean_f": np.exp(np.log(tr.f).mean(axis=(-2, -1))),
+            "forget_bound": _forget_bound(tr.f, forget, pinned),
             "whole_factor": np.exp(rnn.slope(log_whole)),
             "cell_path_factor": np.exp(rnn.slope(log_cell))}
+
+
+def _forget_bound(f: np.ndarray, forget: float, pinned: bool):
+    """σ(logit f + z̄), z̄ the mean over steps and units of the gate's pre-activation
+    ``W_f x_t + U_f h_{t-1}``: since ln σ is concave, Jensen puts the geometric mean of the
+    ``f_t`` at or below it.  A pinned gate, or an open one (f = 1), is f itself."""
+    if pinned or forget == 1:
+        return np.full(f.shape[:-2], forget)
+    z = np.log(f) - np.log1p(-f) - logit(forget)
+    return sigmoid(logit(forget) + z.mean(axis=(-2, -1)))
 
 
 @dataclass(frozen=True)
@@ -200,6 +223,7 @@ class Factors:
     forget: float
     pinned: bool
     geometric_mean_f: np.ndarray
+    forget_bound: np.ndarray
     whole_factor: np.ndarray
     cell_path_factor: np.ndarray
 
@@ -215,14 +239,18 @@ def simulate_seeds(seeds, forget: float = FORGET, pinned: bool = False, d: int =
     r = rnn.draws(seeds, d=d, T=T)
     m = _measure(stack_weights(d, seeds, gate_scale), r.x, r.u, forget, pinned)
     return Factors(forget=forget, pinned=bool(pinned),
-                   **{k: _check.frozen(m[k]) for k in ("geometric_mean_f", "whole_factor", "cell_path_factor")})
+                   **{k: _check.frozen(m[k]) for k in ("geometric_mean_f", "forget_bound", "whole_factor",
+                                                     "cell_path_factor")})
 
 
 # --- the same identity as a residual connection --------------------------------------
 
 @dataclass(frozen=True)
 class IdentityCheck:
-    """Jacobians measured by central finite differences, against the identity they contain."""
+    """Jacobians measured by central finite differences, against the identity they contain.
+
+    Both hold by construction (they are identities of the model): measuring them checks the
+    code, not the idea.  :func:`stack_gradient` measures what the identity does."""
 
     residual_gap: float   # max |J_block − (I + J_F)|, both measured
     carry_gap: float      # max |∂c_t/∂c_{t-1} (h_{t-1} fixed) − diag(f_t)|
@@ -244,9 +272,9 @@ def jacobian(fn, x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
 def identity_check(forget: float = FORGET, seed: int = 0, d: int = rnn.D, step: int = 20) -> IdentityCheck:
     """A residual block ``y = x + F(x)`` and the LSTM's carry, both measured the same way.
 
-    ``F(x) = W_2 tanh(W_1 x)`` with weights of the LSTM's scale; the LSTM's carry is
-    ``c_t`` as a function of ``c_{t-1}`` at step ``step`` of the widget's sequence,
-    with ``h_{t-1}`` and the input held fixed.
+    ``F(x) = W_2 tanh(W_1 x)`` with weights of scale 1; the LSTM's carry is ``c_t`` as a
+    function of ``c_{t-1}`` at step ``step`` of the widget's sequence, run through the same
+    :func:`forward` as the widget (one step, from ``c_{t-1}`` and ``h_{t-1}``, input held fixed).
     """
     forget = _check.real("forget", forget, 0.0, 1.0, lo_open=True)
     r = rnn.draw(d=d, seed=seed)
@@ -260,18 +288,122 @@ def identity_check(forget: float = FORGET, seed: int = 0, d: int = rnn.D, step: 
     w = draw_weights(d, seed)
     tr = forward(w, r.x, forget, pinned=False)
     t = step - 1
-    h_prev, x_t = tr.h[t], r.x[t]
-    pre = {k: w.W[k] @ x_t + w.U[k] @ h_prev for k in GATES}
-    f_t = sigmoid(logit(forget) + pre["f"])
-    carry = lambda c: f_t * c + sigmoid(pre["i"]) * np.tanh(pre["g"])  # noqa: E731
+    carry = lambda c: one_step(w, r.x[t], c, tr.h[t], forget)[0]  # noqa: E731
+    f_t = tr.f[t]
     carry_gap = np.abs(jacobian(carry, tr.c[t]) - np.diag(f_t)).max()
     return IdentityCheck(float(residual_gap), float(carry_gap), _check.frozen(f_t))
 
 
+def one_step(w: LSTMWeights, x_t: np.ndarray, c: np.ndarray, h: np.ndarray, forget: float,
+             pinned: bool = False):
+    """``(c_t, h_t)`` from ``(c_{t-1}, h_{t-1})``: one step of :func:`forward`, run by it."""
+    tr = forward(w, x_t[None, :], forget, pinned, c0=c, h0=h)
+    return tr.c[1], tr.h[1]
+
+
+# --- what the identity does: the gradient through a stack of blocks ----------------------
+
+STACK_SCALE = 1.0   # the branch's weights: standard normal × scale / √d, as in identity_check
+
+
+@dataclass(frozen=True)
+class StackGradient:
+    """The gradient back through ``depth`` blocks, with (``x + F(x)``) or without (``F(x)``) the
+    residual connection; index k of ``grads`` is ``∂ℒ/∂x_{depth-k}`` for ℒ = u·x_depth, ‖u‖ = 1."""
+
+    residual: bool
+    grads: np.ndarray       # (..., depth+1, d)
+    log_norms: np.ndarray   # (..., depth+1)
+    factor: np.ndarray | float   # exp of the least-squares slope of log_norms against k
+    total: np.ndarray | float    # ‖∂ℒ/∂x_0‖ / ‖∂ℒ/∂x_depth‖
+
+
+def draw_stack(seeds, depth: int = rnn.T, d: int = rnn.D, branch_scale: float = STACK_SCALE):
+    """Weights ``W1, W2`` (n, depth, d, d), input ``x0`` (n, d) and unit loss direction ``u``
+    (n, d), each seed from a stream of its own (``default_rng([seed, 4])``)."""
+    depth = _check.integer("depth", depth, 1, 1000)
+    d = _check.integer("d", d, 1, 512)
+    branch_scale = _check.real("branch_scale", branch_scale, 0.0, rnn.MAX_SCALE)
+    seeds = [_check.integer("seed", s, 0, 2**63 - 1) for s in seeds]
+    if not seeds:
+        raise ValueError("seeds must name at least one seed")
+    W1, W2, x0, u = [], [], [], []
+    for seed in seeds:
+        rng = np.random.default_rng([seed, 4])
+        W1.append(branch_scale * rng.standard_normal((depth, d, d)) / np.sqrt(d))
+        W2.append(branch_scale * rng.standard_normal((depth, d, d)) / np.sqrt(d))
+        x0.append(rng.standard_normal(d))
+        v = rng.standard_normal(d)
+        u.append(v / np.linalg.norm(v))
+    return tuple(_check.frozen(np.stack(a)) for a in (W1, W2, x0, u))
+
+
+def stack_forward(W1: np.ndarray, W2: np.ndarray, x0: np.ndarray, residual: bool) -> np.ndarray:
+    """Every ``x_l``, l = 0 … depth, of ``x_{l+1} = [x_l +] W2_l tanh(W1_l x_l)``: (..., depth+1, d)."""
+    xs = [np.asarray(x0, dtype=np.float64)]
+    for layer in range(W1.shape[-3]):
+        y = matvec(W2[..., layer, :, :], np.tanh(matvec(W1[..., layer, :, :], xs[-1])))
+        xs.append(xs[-1] + y if residual else y)
+    return np.stack(xs, axis=-2)
+
+
+def stack_backprop(W1: np.ndarray, W2: np.ndarray, x0: np.ndarray, u: np.ndarray, residual: bool) -> np.ndarray:
+    """``∂ℒ/∂x_{depth-k}`` for k = 0 … depth, ℒ = u·x_depth: (..., depth+1, d)."""
+    xs = stack_forward(W1, W2, x0, residual)
+    depth = W1.shape[-3]
+    g, grads = np.asarray(u, dtype=np.float64), [np.asarray(u, dtype=np.float64)]
+    for layer in reversed(range(depth)):
+        a = matvec(W1[..., layer, :, :], xs[..., layer, :])
+        back = (1 - np.tanh(a) ** 2) * matvec(np.swapaxes(W2[..., layer, :, :], -1, -2), g)
+        branch = matvec(np.swapaxes(W1[..., layer, :, :], -1, -2), back)
+        g = g + branch if residual else branch
+        grads.append(g)
+    return np.stack(grads, axis=-2)
+
+
+def _stack(seeds, residual, depth, d, branch_scale) -> StackGradient:
+    if not isinstance(residual, (bool, np.bool_)):
+        raise ValueError(f"residual must be True or False, got {residual!r}")
+    W1, W2, x0, u = draw_stack(seeds, depth, d, branch_scale)
+    grads = stack_backprop(W1, W2, x0, u, residual)
+    log_norms = np.log(np.linalg.norm(grads, axis=-1))
+    return StackGradient(bool(residual), _check.frozen(grads), _check.frozen(log_norms),
+                         _check.frozen(np.exp(rnn.slope(log_norms))),
+                         _check.frozen(np.exp(log_norms[..., -1] - log_norms[..., 0])))
+
+
+@memo
+def stack_gradient(residual: bool = True, seed: int = 0, depth: int = rnn.T, d: int = rnn.D,
+                   branch_scale: float = STACK_SCALE) -> StackGradient:
+    """One stack (seed ``seed``): as deep as the widget's sequence is long.
+
+    >>> from chapter09.fmt import decimal
+    >>> [decimal(float(stack_gradient(r).factor), 3) for r in (True, False)]
+    ['1,063', '0,901']
+    """
+    r = _stack([seed], residual, depth, d, branch_scale)
+    return StackGradient(r.residual, r.grads[0], r.log_norms[0], float(r.factor[0]), float(r.total[0]))
+
+
+def stack_seeds(seeds, residual: bool, depth: int = rnn.T, d: int = rnn.D,
+                branch_scale: float = STACK_SCALE) -> StackGradient:
+    """:func:`stack_gradient` for every seed of ``seeds``, as one batch."""
+    return _stack(list(seeds), residual, depth, d, branch_scale)
+
+
+def half_life(factor: float) -> float:
+    """Steps back for a gradient multiplied by ``factor`` per step to fall to half: ln 2 / −ln factor.
+
+    >>> round(half_life(0.5), 12), round(half_life(0.95), 2)
+    (1.0, 13.51)
+    """
+    factor = _check.real("factor", factor, 0.0, 1.0, lo_open=True)
+    if factor == 1:
+        raise ValueError("factor must be below 1: a factor of 1 never halves")
+    return float(np.log(2) / -np.log(factor))
+
+
 # --- how often the page's statements hold -------------------------------------------------
-
-TOLERANCE = 0.05   # "the factor comes near f" / "essentially 1": within 0,05
-
 
 @dataclass(frozen=True)
 class Robustness:
@@ -279,24 +411,44 @@ class Robustness:
     whole_above_f: float          # gated, default f: whole factor > f
     whole_above_cell: dict        # pinned → share: whole factor > cell-path factor
     cell_below_f: float           # gated: cell-path factor < f
-    pinned_cell_is_f: float       # pinned: cell-path factor = f to 1e-12
-    near_f: dict                  # f → share: |whole factor − f| < TOLERANCE (gated)
-    gap_median: dict              # f → median of (whole factor − f) (gated)
+    pinned_cell_is_f: float       # pinned: cell-path factor = f to 1e-12 (an identity)
+    gap_quartiles: dict           # f → quartiles of (whole factor − f) (gated)
+    gap_kept: float               # gap at FORGETS[0] ≥ gap at FORGET: lowering f does not bring it nearer
+    one_above: float              # f = 1: whole factor > 1
+    geo_below_f: float            # gated, default f: geometric mean of f_t < f
+    geo_below_bound: float        # … ≤ Jensen's bound σ(logit f + z̄) (a theorem: 100 %)
+    stack_residual_kept: float    # the residual stack's factor ≥ 1
+    stack_plain_vanishes: float   # the plain stack's factor < 1
+    stack_residual_above_plain: float  # both at once
+
+    @property
+    def gap_median(self) -> dict:
+        return {f: q[1] for f, q in self.gap_quartiles.items()}
 
 
 @lru_cache(maxsize=None)
 def robustness(n_seeds: int = N_SEEDS) -> Robustness:
     """The page's statements counted over the seeds ``0 … n_seeds-1`` (each setting one batch)."""
     n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
-    gated = {f: simulate_seeds(range(n_seeds), forget=f) for f in FORGETS}
-    pinned = simulate_seeds(range(n_seeds), forget=FORGET, pinned=True)
+    seeds = range(n_seeds)
+    gated = {f: simulate_seeds(seeds, forget=f) for f in FORGETS}
+    pinned = simulate_seeds(seeds, forget=FORGET, pinned=True)
+    res, plain = stack_seeds(seeds, True), stack_seeds(seeds, False)
     share = lambda holds: float(np.mean(holds))  # noqa: E731
+    gap = {f: r.whole_factor - f for f, r in gated.items()}
+    default = gated[FORGET]
     return Robustness(
         n_seeds=n_seeds,
-        whole_above_f=share(gated[FORGET].whole_factor > FORGET),
-        whole_above_cell={r.pinned: share(r.whole_factor > r.cell_path_factor) for r in (gated[FORGET], pinned)},
-        cell_below_f=share(gated[FORGET].cell_path_factor < FORGET),
+        whole_above_f=share(default.whole_factor > FORGET),
+        whole_above_cell={r.pinned: share(r.whole_factor > r.cell_path_factor) for r in (default, pinned)},
+        cell_below_f=share(default.cell_path_factor < FORGET),
         pinned_cell_is_f=share(np.abs(pinned.cell_path_factor - FORGET) < 1e-12),
-        near_f={f: share(np.abs(r.whole_factor - f) < TOLERANCE) for f, r in gated.items()},
-        gap_median={f: float(np.median(r.whole_factor - f)) for f, r in gated.items()},
+        gap_quartiles={f: tuple(float(q) for q in np.quantile(g, [0.25, 0.5, 0.75])) for f, g in gap.items()},
+        gap_kept=share(gap[FORGETS[0]] >= gap[FORGET]),
+        one_above=share(gated[1.0].whole_factor > 1),
+        geo_below_f=share(default.geometric_mean_f < FORGET),
+        geo_below_bound=share(default.geometric_mean_f <= default.forget_bound * (1 + 1e-12)),
+        stack_residual_kept=share(res.factor >= 1),
+        stack_plain_vanishes=share(plain.factor < 1),
+        stack_residual_above_plain=share((res.factor >= 1) & (plain.factor < 1)),
     )

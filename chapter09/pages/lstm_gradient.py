@@ -18,6 +18,19 @@ from ..interactive import _round, control, spec
 YEAR_LSTM, YEAR_RESIDUAL = 1997, 2015   # Hochreiter & Schmidhuber; highway and residual networks
 
 
+EXERCISE_SCALE = 0.1   # exercise 3: the stack's branch with weights ten times smaller
+
+
+def _side(x: float, than: float) -> str:
+    """Where ``x`` falls against ``than``, in the words the prose uses."""
+    return "per sobre" if x > than else "per sota" if x < than else "just a"
+
+
+def _key(f: float) -> str:
+    """The table row's key of a forget setting: 0,95 → ``w2_f095``."""
+    return "w2_f" + fmt.decimal(f, 2).replace(",", "")
+
+
 @lru_cache(maxsize=None)
 def readout() -> WidgetClaims:
     seed = w1.page_seed()          # "la mateixa llavor": widget 1's
@@ -26,41 +39,74 @@ def readout() -> WidgetClaims:
     gated, pinned = runs[(w2.FORGET, False)], runs[(w2.FORGET, True)]
     low, one = runs[(w2.FORGETS[0], False)], runs[(1.0, False)]
     ident = w2.identity_check(seed=seed)
+    res, plain = w2.stack_gradient(True, seed=seed), w2.stack_gradient(False, seed=seed)
+    ex_res = w2.stack_gradient(True, seed=seed, branch_scale=EXERCISE_SCALE)
+    ex_plain = w2.stack_gradient(False, seed=seed, branch_scale=EXERCISE_SCALE)
     rob = w2.robustness()
+    rnn_factor = float(np.exp(rnn.measured_slope))
     d3 = lambda x: fmt.decimal(x, 3)  # noqa: E731
+    d4 = lambda x: fmt.decimal(x, 4)  # noqa: E731
     years = YEAR_RESIDUAL - YEAR_LSTM
+    T = gated.log_whole.size - 1
+    gap = {f: runs[(f, False)].whole_factor - f for f in w2.FORGETS}
+    q1, median, q3 = rob.gap_quartiles[w2.FORGET]
 
     n = {
         "w2_seed": fmt.integer(seed), "w2_n_seeds": fmt.integer(rob.n_seeds), "w2_d": fmt.integer(rnn.d),
+        "w2_T": fmt.integer(T),
         "w2_forget": fmt.decimal(w2.FORGET), "w2_forget_low": fmt.decimal(w2.FORGETS[0], 1),
-        "w2_gate_scale": fmt.decimal(w2.GATE_SCALE, 1), "w2_tolerance": fmt.decimal(w2.TOLERANCE),
+        "w2_gate_scale": fmt.decimal(w2.GATE_SCALE, 1),
         "w2_whole": d3(gated.whole_factor), "w2_cell": d3(gated.cell_path_factor),
-        "w2_geo": d3(gated.geometric_mean_f),
+        "w2_geo": d4(gated.geometric_mean_f),
+        "w2_geo_gap": fmt.power_of_ten(abs(w2.FORGET - gated.geometric_mean_f), 1),
+        "w2_geo_side": _side(gated.geometric_mean_f, w2.FORGET),
+        "w2_one_side": _side(one.whole_factor, 1.0),
+        "w2_bound_side": _side(gated.forget_bound, w2.FORGET),
+        "w2_geo_bound": d4(gated.forget_bound),
         "w2_pinned_cell": fmt.decimal(pinned.cell_path_factor, 6),
         "w2_whole_low": d3(low.whole_factor), "w2_whole_one": d3(one.whole_factor),
-        "w2_rnn_factor": fmt.decimal(float(np.exp(rnn.measured_slope))),
+        "w2_gap_low": d3(gap[w2.FORGETS[0]]), "w2_gap_default": d3(gap[w2.FORGET]), "w2_gap_one": d3(gap[1.0]),
+        "w2_growth_one": fmt.decimal(one.whole_factor ** T),
+        "w2_rnn_factor": fmt.decimal(rnn_factor),
         "w2_above_share": fmt.share(rob.whole_above_f),
         "w2_h_adds_share": fmt.share(rob.whole_above_cell[False]),
         "w2_h_adds_share_pinned": fmt.share(rob.whole_above_cell[True]),
         "w2_cell_below_share": fmt.share(rob.cell_below_f),
         "w2_pinned_exact_share": fmt.share(rob.pinned_cell_is_f),
-        "w2_near_low_share": fmt.share(rob.near_f[w2.FORGETS[0]]),
-        "w2_near_one_share": fmt.share(rob.near_f[1.0]),
-        "w2_gap_median": d3(rob.gap_median[w2.FORGET]),
+        "w2_gap_q1": d3(q1), "w2_gap_median": d3(median), "w2_gap_q3": d3(q3),
+        "w2_gap_low_median": d3(rob.gap_median[w2.FORGETS[0]]), "w2_gap_one_median": d3(rob.gap_median[1.0]),
+        "w2_gap_kept_share": fmt.share(rob.gap_kept), "w2_gap_narrows_share": fmt.share(1 - rob.gap_kept),
+        "w2_one_above_share": fmt.share(rob.one_above),
+        "w2_geo_below_share": fmt.share(rob.geo_below_f), "w2_geo_bound_share": fmt.share(rob.geo_below_bound),
         "w2_residual_gap": fmt.power_of_ten(ident.residual_gap, 1),
         "w2_carry_gap": fmt.power_of_ten(ident.carry_gap, 1),
+        "w2_stack_scale": fmt.shortest(w2.STACK_SCALE),
+        "w2_stack_res": d3(res.factor), "w2_stack_plain": d3(plain.factor),
+        "w2_stack_res_total": fmt.decimal(res.total, 1), "w2_stack_plain_total": fmt.power_of_ten(plain.total, 1),
+        "w2_stack_res_share": fmt.share(rob.stack_residual_kept),
+        "w2_stack_plain_share": fmt.share(rob.stack_plain_vanishes),
+        "w2_stack_share": fmt.share(rob.stack_residual_above_plain),
         "w2_year_lstm": str(YEAR_LSTM), "w2_year_residual": str(YEAR_RESIDUAL),
         "w2_years": fmt.integer(years), "w2_years_words": num2words(years, lang="ca"),
+        # the exercises' answers
+        "w2_half_default": fmt.decimal(w2.half_life(w2.FORGET), 1),
+        "w2_half_high": fmt.decimal(w2.half_life(w2.FORGETS[2]), 1), "w2_forget_high": fmt.decimal(w2.FORGETS[2]),
+        "w2_half_rnn": fmt.decimal(w2.half_life(rnn_factor)),
+        "w2_half_whole": fmt.decimal(w2.half_life(gated.whole_factor), 1),
+        "w2_ex_scale": fmt.shortest(EXERCISE_SCALE),
+        "w2_ex_res": d3(ex_res.factor), "w2_ex_plain": d3(ex_plain.factor),
+        "w2_ex_res_total": d3(ex_res.total), "w2_ex_plain_total": fmt.power_of_ten(ex_plain.total, 1),
     }
     for f in w2.FORGETS:
-        key = "w2_f" + fmt.decimal(f, 2).replace(",", "")
+        key = _key(f)
         n[key] = fmt.decimal(f, 2 if f < 1 else 0)
         for pin, tag in ((False, "gated"), (True, "pinned")):
             r = runs[(f, pin)]
             n[f"{key}_{tag}_label"] = "fixa" if pin else "amb porta"
             n[f"{key}_{tag}_cell"] = d3(r.cell_path_factor)
             n[f"{key}_{tag}_whole"] = d3(r.whole_factor)
-            n[f"{key}_{tag}_geo"] = d3(r.geometric_mean_f)
+            n[f"{key}_{tag}_geo"] = d4(r.geometric_mean_f)
+            n[f"{key}_{tag}_gap"] = d3(r.whole_factor - f)
 
     claims = (
         Claim("W2.1", "Les dues xarxes tenen la mateixa amplada, la mateixa llavor i veuen la "
@@ -69,42 +115,70 @@ def readout() -> WidgetClaims:
               holds=np.array_equal(gated.x, rnn.x) and gated.x.shape[1] == rnn.d),
         Claim("W2.2", "La RNN multiplica el gradient per una matriu i una derivada a cada pas; el camí "
               "de la cel·la de l'LSTM, per f_t i prou.", "method",
-              "camí de la cel·la amb f fixa: {w2_pinned_cell} per pas; ∂c_t/∂c_(t−1) − diag(f_t): "
-              "{w2_carry_gap}; RNN: {w2_rnn_factor} per pas",
+              "identitats del model, que es compleixen per construcció (només comproven el codi): camí "
+              "de la cel·la amb f fixa, {w2_pinned_cell} per pas; ∂c_t/∂c_(t−1) − diag(f_t), "
+              "{w2_carry_gap}. Mesurat: RNN, {w2_rnn_factor} per pas",
               holds=abs(pinned.cell_path_factor - w2.FORGET) < 1e-12 and ident.carry_gap < 1e-8),
         Claim("W2.3", "El factor mesurat per pas surt una mica per sota de f, pel que entra per h_t.",
               "qualitative",
-              "tot el gradient {w2_whole}, camí de la cel·la {w2_cell}, f = {w2_forget}",
+              "tot el gradient {w2_whole}, camí de la cel·la {w2_cell}, f = {w2_forget}; mitjana "
+              "geomètrica de les f_t {w2_geo}",
               holds=gated.whole_factor > w2.FORGET and gated.whole_factor > gated.cell_path_factor,
-              robustness="per sobre de f en {w2_above_share}; h_t hi suma en {w2_h_adds_share}"),
+              robustness="per sobre de f en {w2_above_share}; h_t hi suma en {w2_h_adds_share}; mitjana "
+                         "geomètrica per sota de f en {w2_geo_below_share}"),
         Claim("W2.4", "Amb f = 0,9 el factor s'hi acosta; amb f = 1 queda essencialment a 1.",
               "qualitative",
-              "f = {w2_forget_low}: {w2_whole_low}; f = 1: {w2_whole_one} (tolerància {w2_tolerance})",
-              holds=abs(low.whole_factor - w2.FORGETS[0]) < w2.TOLERANCE
-              and abs(one.whole_factor - 1) < w2.TOLERANCE,
-              robustness="{w2_near_low_share} (f = {w2_forget_low}) i {w2_near_one_share} (f = 1)"),
+              "tot el gradient − f: {w2_gap_low} (f = {w2_forget_low}), {w2_gap_default} (f = {w2_forget}), "
+              "{w2_gap_one} (f = 1): no s'hi acosta; amb f = 1, {w2_whole_one} per pas, ×{w2_growth_one} en {w2_T} passos",
+              holds=0 < round(gap[w2.FORGET], 3) <= round(gap[w2.FORGETS[0]], 3),
+              robustness="la diferència amb f no s'estreny en baixar f en {w2_gap_kept_share}; amb f = 1, "
+                         "per sobre d'1 en {w2_one_above_share}"),
         Claim("W2.5", "La mateixa idea que una connexió residual, divuit anys abans: ∂y/∂x = I + ∂F/∂x, "
               "i aquí la I és f ≈ 1.", "exact",
-              "{w2_year_lstm} → {w2_year_residual}: {w2_years} anys; J − I − ∂F/∂x: {w2_residual_gap}",
-              holds=years == 18 and ident.residual_gap < 1e-8),
+              "{w2_year_lstm} → {w2_year_residual}: {w2_years} anys; J − I − ∂F/∂x: {w2_residual_gap} "
+              "(identitat, per construcció); el que es mesura: una pila de {w2_T} blocs torna el gradient "
+              "multiplicat per {w2_stack_res} per capa amb la connexió residual i per {w2_stack_plain} sense",
+              holds=years == 18 and ident.residual_gap < 1e-8 and res.factor >= 1 > plain.factor,
+              robustness="{w2_stack_share} (amb la connexió ≥ 1 i sense < 1)"),
     )
     corrections = (
         Correction("W2.3", "El factor mesurat per pas surt una mica per sota de $f$",
                    "El factor mesurat per pas surt una mica per sobre de $f$",
                    "Tot el gradient fa {w2_whole} per pas amb f = {w2_forget}, per sobre de f en "
                    "{w2_above_share} de les {w2_n_seeds} llavors: el que entra per h_t hi suma (en "
-                   "{w2_h_adds_share}), no en resta. Només el camí de la cel·la sol queda una mica per "
-                   "sota ({w2_cell}), perquè la porta oscil·la i compta la mitjana geomètrica de les f_t."),
-        Correction("W2.5", "Al fitxer 06, la comprovació de les connexions residuals mesurava que",
-                   "La comprovació de les connexions residuals de sota mesura que",
-                   "El fitxer 06 no forma part d'aquest llibre: la comprovació es fa aquí mateix "
-                   "(I + ∂F/∂x reproduït a {w2_residual_gap})."),
+                   "{w2_h_adds_share}), no en resta. El que pot quedar per sota de f és el camí de la "
+                   "cel·la sol ({w2_cell}; per sota en {w2_cell_below_share} de les llavors), perquè la "
+                   "porta oscil·la i hi compta la mitjana geomètrica de les f_t."),
+        Correction("W2.3", "la mesura de dalt recull tot el gradient",
+                   "la mesura del factor recull tot el gradient",
+                   "Al PDF no hi ha widget i la figura pot caure en una altra pàgina: la referència va a "
+                   "la figura i la taula numerades, al paràgraf afegit que segueix.",
+                   change="typographic"),
+        Correction("W2.4", "Baixa f a 0,9 i el factor s'hi acosta; posa-la a 1 i queda essencialment a 1.",
+                   "Baixa f a {w2_forget_low} i el factor baixa amb ella, però no s'hi acosta: en queda "
+                   "{w2_gap_low} per sobre, quan a f = {w2_forget} en quedava {w2_gap_default}; posa-la a 1 i queda a "
+                   "{w2_whole_one}, una mica {w2_one_side} d'1, que en {w2_T} passos multiplica el gradient "
+                   "per {w2_growth_one}.",
+                   "La diferència amb f no s'estreny en baixar f: {w2_gap_default} a f = {w2_forget}, "
+                   "{w2_gap_low} a f = {w2_forget_low} i {w2_gap_one} a f = 1; no s'estreny en "
+                   "{w2_gap_kept_share} de les {w2_n_seeds} llavors. Amb f = 1, el factor de {w2_whole_one} "
+                   "per pas es compon: en {w2_T} passos fa ×{w2_growth_one} (per sobre d'1 en "
+                   "{w2_one_above_share} de les llavors)."),
+        Correction("W2.5", "Al fitxer 06, la comprovació de les connexions residuals mesurava que la resposta "
+                   "d'un bloc conté $\\mathbf{v}$ intacta",
+                   "En un bloc residual, la resposta a una pertorbació $\\mathbf{{v}}$ de l'entrada conté "
+                   "$\\mathbf{{v}}$ intacta",
+                   "El fitxer 06 no forma part d'aquest llibre, i v no hi estava definida: és una pertorbació "
+                   "de l'entrada, i (I + ∂F/∂x)v = v + (∂F/∂x)v. És una identitat (reproduïda amb diferències "
+                   "finites a {w2_residual_gap}); el que es mesura és una pila de {w2_T} blocs, que torna el "
+                   "gradient multiplicat per {w2_stack_res} per capa amb la connexió residual i per "
+                   "{w2_stack_plain} sense."),
     )
-    table = (["f", "porta", "camí de la cel·la", "mitjana geomètrica de f_t", "tot el gradient"],
+    table = (["$f$", "porta", "camí de la cel·la", "mitjana geomètrica de $f_t$", "tot el gradient",
+              "tot el gradient − $f$"],
              [["{%s}" % k, "{%s_%s_label}" % (k, tag), "{%s_%s_cell}" % (k, tag),
-               "{%s_%s_geo}" % (k, tag), "{%s_%s_whole}" % (k, tag)]
-              for k in ("w2_f" + fmt.decimal(f, 2).replace(",", "") for f in w2.FORGETS)
-              for tag in ("gated", "pinned")])
+               "{%s_%s_geo}" % (k, tag), "{%s_%s_whole}" % (k, tag), "{%s_%s_gap}" % (k, tag)]
+              for k in map(_key, w2.FORGETS) for tag in ("gated", "pinned")])
     return WidgetClaims("W2", "02-rnn-lstm", n, claims, corrections, paragraphs=(4, 5, 6),
                         tables={"factors": table})
 
@@ -120,7 +194,7 @@ def controls() -> dict:
         k = r.steps_back
         return {
             "readout": {"whole": fmt.decimal(r.whole_factor, 3), "cell": fmt.decimal(r.cell_path_factor, 3),
-                        "geo": fmt.decimal(r.geometric_mean_f, 3),
+                        "geo": fmt.decimal(r.geometric_mean_f, 4),
                         "rnn": fmt.decimal(float(np.exp(rnn.measured_slope)))},
             "plot": {"kind": "lines", "ylog": True, "xlabel": "passos enrere k", "ylabel": "norma del gradient",
                      "series": [
