@@ -20,12 +20,23 @@ uniform one).
 ('1,005', 0.0)
 >>> decimal(attend(temperature=4.0).span.mean(), 2)
 '6,91'
+
+The scores here are set by hand and do not look at the states, so the weights and the span
+are the same for every seed; scores computed from the states (the scaled dot product of
+Vaswani et al., ``h_t·h_j/√d``, which is a softmax at ``τ = √d`` of the raw dot products)
+give a span that changes with the draw:
+
+>>> s = seed_dependence(n_seeds=20)
+>>> s.monotone_spread, bool(s.dot_span_max - s.dot_span_min > 0.1)
+(0.0, True)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+
+import math
 
 import numpy as np
 
@@ -37,6 +48,7 @@ SLOPE = 0.4               # alignment score lost per word of distance
 TEMPERATURE = 1.0
 COLD, WARM = 0.05, 4.0    # the two temperatures the text names
 TAU_MIN, TAU_MAX = 1e-3, 1e3
+COPY_TOL, MEAN_TOL = 0.01, 0.1  # "a copy", "the mean": within these shares of the mean state spacing
 
 
 def alignment_scores(n: int = N, slope: float = SLOPE) -> np.ndarray:
@@ -45,6 +57,14 @@ def alignment_scores(n: int = N, slope: float = SLOPE) -> np.ndarray:
     slope = _check.real("slope", slope, 0.0, 100.0, lo_open=True)
     t = np.arange(n)
     return -slope * np.abs(t[:, None] - t[None, :]).astype(np.float64)
+
+
+def dot_scores(states: np.ndarray, scaled: bool = True) -> np.ndarray:
+    """Each state as query and key: ``e_tj = h_t·h_j``, divided by ``√d`` when ``scaled``
+    (the scaled dot product of Vaswani et al.)."""
+    states = _check.array("states", states, ndim=2)
+    raw = states @ states.T
+    return raw / math.sqrt(states.shape[1]) if scaled else raw
 
 
 def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
@@ -179,3 +199,107 @@ def robustness(n_seeds: int = N_SEEDS, temperatures=(TAU_MIN, COLD, TEMPERATURE,
         max_ulp=float(ulps.max()),
         temperatures=tuple(temperatures),
     )
+
+
+def row_sum_split(temperatures=(TAU_MIN, COLD, TEMPERATURE, WARM, TAU_MAX), n: int = N) -> dict:
+    """``|Σα − 1|`` of every row, in units of 2⁻⁵³, counted: ``{0: rows summing to 1.0 exactly,
+    1: rows at 1 − 2⁻⁵³, 2: rows at 1 ± 2⁻⁵², …}``.  The rows do not depend on the seed (the
+    scores are fixed), so each temperature gives ``n`` rows, whatever the states.
+
+    >>> row_sum_split()
+    {0: 21, 1: 1, 2: 13}
+    """
+    errors = np.concatenate([ulp_error(softmax(alignment_scores(n), t).sum(axis=1)) for t in temperatures])
+    values, counts = np.unique(errors, return_counts=True)
+    return {int(v): int(c) for v, c in zip(values, counts)}
+
+
+def constant_states(temperature: float = TEMPERATURE, n: int = N) -> tuple[float, float]:
+    """Every state the same number 1 (``d = 1``): the hull is one point, and each context is the
+    row sum of α, so any rounding of the sum puts it outside.  Returns the hull excess and the
+    signed ``c_t − 1`` of the context farthest out.
+
+    >>> excess, off = constant_states()
+    >>> excess == 2.0**-52, off == -2.0**-52
+    (True, True)
+    """
+    temperature = _check.real("temperature", temperature, TAU_MIN, TAU_MAX)
+    states = np.ones((_check.integer("n", n, 1, 512), 1))
+    context = softmax(alignment_scores(n), temperature) @ states
+    off = context[:, 0] - 1.0
+    return hull_excess(context, states), float(off[np.argmax(np.abs(off))])
+
+
+def underflow(temperature: float = TAU_MIN, n: int = N, slope: float = SLOPE) -> tuple[int, float, float, float]:
+    """Weights that ``exp`` rounds to 0.0 at ``temperature``: how many of the ``n²`` are exactly
+    0.0, the largest exponent ``e/τ − max`` among them, the least exponent among the weights
+    that survive, and ``ln`` of the smallest positive float64 (``exp`` of less gives 0.0).
+
+    >>> zeros, zeroed, kept, floor = underflow()
+    >>> zeros, round(zeroed), round(kept), round(floor, 2)
+    (30, -800, -400, -744.44)
+    """
+    scores = alignment_scores(n, slope)
+    alpha = softmax(scores, temperature)
+    z = scores / temperature - (scores / temperature).max(axis=-1, keepdims=True)
+    zeroed = float(z[alpha == 0].max()) if np.any(alpha == 0) else -math.inf
+    return int((alpha == 0).sum()), zeroed, float(z[alpha > 0].min()), math.log(math.ulp(0.0))
+
+
+@dataclass(frozen=True)
+class SeedDependence:
+    n_seeds: int
+    temperature: float
+    monotone_spread: float   # max − min over seeds of the mean span, hand-set scores
+    dot_span_min: float      # mean span with scaled dot-product scores, over seeds
+    dot_span_median: float
+    dot_span_max: float
+    dot_std_raw: float       # std of h_t·h_j (t ≠ j) pooled over seeds: about √d
+    dot_std_scaled: float    # the same divided by √d: about 1
+
+
+@lru_cache(maxsize=None)
+def seed_dependence(n_seeds: int = N_SEEDS, temperature: float = TEMPERATURE, n: int = N,
+                    d: int = D) -> SeedDependence:
+    """The mean span over the first ``n_seeds`` draws of the states, with the page's hand-set
+    scores and with scaled dot-product scores computed from the states."""
+    n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
+    temperature = _check.real("temperature", temperature, TAU_MIN, TAU_MAX)
+    runs = [attend(temperature=temperature, n=n, d=d, seed=s) for s in range(n_seeds)]
+    monotone = np.array([a.span.mean() for a in runs])
+    dot = np.array([effective_span(softmax(dot_scores(a.states), temperature)).mean() for a in runs])
+    off = ~np.eye(n, dtype=bool)
+    raw = np.concatenate([dot_scores(a.states, scaled=False)[off] for a in runs])
+    return SeedDependence(
+        n_seeds=n_seeds, temperature=temperature,
+        monotone_spread=float(monotone.max() - monotone.min()),
+        dot_span_min=float(dot.min()), dot_span_median=float(np.median(dot)), dot_span_max=float(dot.max()),
+        dot_std_raw=float(raw.std()), dot_std_scaled=float((raw / math.sqrt(d)).std()),
+    )
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How often, over draws of the states, the cold context is a copy of one state and the
+    warm one the mean of the sentence (distances as shares of the mean spacing of the states)."""
+    n_seeds: int
+    copy_share: float     # seeds with copy_gap < COPY_TOL·spacing at τ = COLD
+    copy_worst: float     # largest copy_gap / spacing
+    mean_share: float     # seeds with mean_gap < MEAN_TOL·spacing at τ = WARM
+    mean_worst: float     # largest mean_gap / spacing
+
+
+@lru_cache(maxsize=None)
+def limits(n_seeds: int = N_SEEDS) -> Limits:
+    """
+    >>> l = limits(20)
+    >>> l.copy_share, l.mean_share
+    (1.0, 1.0)
+    """
+    n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
+    cold = [attend(temperature=COLD, seed=s) for s in range(n_seeds)]
+    warm = [attend(temperature=WARM, seed=s) for s in range(n_seeds)]
+    copy = np.array([a.copy_gap / a.state_spacing for a in cold])
+    mean = np.array([a.mean_gap / a.state_spacing for a in warm])
+    return Limits(n_seeds, float(np.mean(copy < COPY_TOL)), float(copy.max()),
+                  float(np.mean(mean < MEAN_TOL)), float(mean.max()))

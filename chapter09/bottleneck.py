@@ -16,6 +16,14 @@ a float, so it never overflows).
 >>> from chapter09.fmt import percent
 >>> percent(float(b.fraction), 6)
 '0,390625\\xa0%'
+
+With realistic sizes the bound does not bind: 1.000 float32 components hold 32.000 bits,
+a 50-word sentence over 32.000 words needs about 750, and only sentences longer than
+2.138 words would no longer all fit.
+
+>>> r = bottleneck(*REALISTIC)
+>>> r.fits, round(r.L * math.log2(r.V), 1), longest_sentence(*REALISTIC[:3])
+(True, 748.3, 2138)
 """
 
 from __future__ import annotations
@@ -31,6 +39,9 @@ from . import _check
 from .common import memo
 
 D, Q, V, L = 4, 8, 1024, 4
+# A realistic encoder of 2014: a thousand float32 components, a vocabulary of 32.000 words,
+# a long sentence of 50 words (d, q, V, L).
+REALISTIC = (1000, 32, 32000, 50)
 
 
 @dataclass(frozen=True)
@@ -66,6 +77,30 @@ def bottleneck(d: int = D, q: int = Q, V: int = V, L: int = L) -> Bottleneck:
     codes, sentences = 2 ** (d * q), V**L
     return Bottleneck(d, q, V, L, codes, sentences, missing_bits(d, q, V, L),
                       min(Fraction(1), Fraction(codes, sentences)))
+
+
+def longest_sentence(d: int, q: int, V: int) -> int:
+    """The largest ``L`` with ``V^L ≤ 2^(d·q)``: the longest sentences that can all still get
+    a code of their own.  Exact (integers only; the float estimate is only a starting point).
+
+    >>> longest_sentence(4, 8, 1024), longest_sentence(1000, 1, 32000)
+    (3, 66)
+    """
+    d, q, V, _ = _params(d, q, V, 1)
+    bits = d * q
+    L = int(bits / math.log2(V))
+    while L > 0 and V**L > 2**bits:
+        L -= 1
+    while V ** (L + 1) <= 2**bits:
+        L += 1
+    return L
+
+
+def sentence_bits(V: int, lengths) -> np.ndarray:
+    """``L·log₂V`` for each ``L`` of ``lengths``: the bits it takes to tell every sentence apart."""
+    V = _check.integer("V", V, 2, 10**7)
+    lengths = [_check.integer("L", n, 1, 10**6) for n in lengths]
+    return _check.frozen(np.array(lengths, dtype=np.float64) * math.log2(V))
 
 
 # --- the pigeonhole at work, on a case small enough to enumerate -------------------

@@ -64,3 +64,57 @@ def test_readout_is_immutable():
 def test_bad_parameters_raise_value_error_naming_them(kwargs, name):
     with pytest.raises(ValueError, match=rf"^{name} must be"):
         w4.attend(**kwargs)
+
+
+def test_rows_do_not_depend_on_the_seed_and_split_into_exact_and_rounded():
+    for tau in (1e-3, 0.05, 1.0, 4.0, 1e3):
+        np.testing.assert_array_equal(w4.attend(temperature=tau, seed=0).alpha,
+                                      w4.attend(temperature=tau, seed=7).alpha)
+    split = w4.row_sum_split()
+    assert split == {0: 21, 1: 1, 2: 13} and sum(split.values()) == 5 * w4.N
+    assert w4.robustness().sums_exactly_one == pytest.approx(21 / 35)
+
+
+def test_equal_states_put_the_context_outside_by_a_rounding():
+    """In floating point the hull is not a theorem: with one state repeated, the context is the row sum."""
+    excess, off = w4.constant_states(1.0)
+    assert excess == 2.0**-52 and off == -(2.0**-52)
+    assert w4.constant_states(1e-3) == (0.0, 0.0)  # one-hot rows sum to 1 exactly
+
+
+def test_underflow_gives_exact_zeros_but_never_negatives():
+    zeros, zeroed, kept, floor = w4.underflow(1e-3)
+    a = w4.attend(temperature=1e-3)
+    assert zeros == int((a.alpha == 0).sum()) == 30 and np.all(a.alpha >= 0)
+    assert round(zeroed) == -800 < floor < round(kept) == -400
+    assert np.exp(zeroed) == 0.0 and np.exp(kept) > 0
+
+
+def test_scaled_dot_product_is_a_temperature_and_depends_on_the_states():
+    states = np.random.default_rng(3).standard_normal((5, 16))
+    np.testing.assert_allclose(w4.softmax(w4.dot_scores(states), 1.0),
+                               w4.softmax(w4.dot_scores(states, scaled=False), 4.0), rtol=1e-12)
+    s = w4.seed_dependence()
+    assert s.monotone_spread == 0.0
+    assert 1.0 < s.dot_span_min < s.dot_span_median < s.dot_span_max < w4.N
+    assert abs(s.dot_std_raw - np.sqrt(w4.D)) < 0.1 * np.sqrt(w4.D) and abs(s.dot_std_scaled - 1) < 0.1
+
+
+def test_exercise_answers():
+    from chapter09.pages.attention import readout
+
+    n = readout().numbers
+    assert (n["w4_dk"], n["w4_tau_dk"]) == ("64", "8")
+    assert n["w4_span_dk"] == "6,98" and w4.attend(temperature=8.0).span.mean() < w4.N
+    underflow = (n["w4_zero_weights"], n["w4_zeroed_exp"], n["w4_kept_exp"], n["w4_ln_tiny"])
+    assert underflow == ("30", "-800", "-400", "-744,44")
+    assert (n["w4_const_excess"], n["w4_const_sum"]) == ("2,22·10⁻¹⁶", "1 − 2⁻⁵²")
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: w4.dot_scores(np.ones(3)), "states"), (lambda: w4.constant_states(0.0), "temperature"),
+    (lambda: w4.underflow(1e4), "temperature"), (lambda: w4.seed_dependence(0), "n_seeds"),
+])
+def test_new_functions_name_their_bad_parameters(call, name):
+    with pytest.raises(ValueError, match=rf"^{name} must"):
+        call()

@@ -61,3 +61,42 @@ def test_bad_parameters_raise_value_error_naming_them(kwargs, name):
 def test_enumeration_refuses_what_it_cannot_enumerate():
     with pytest.raises(ValueError, match="V\\^L must be at most"):
         w3.pigeonhole(V=1000, L=3)
+
+
+def test_realistic_sizes_never_bind():
+    """d = 1.000 float32 components against 50 words of a 32.000-word vocabulary (issue 12)."""
+    d, q, V, L = w3.REALISTIC
+    b = w3.bottleneck(d, q, V, L)
+    assert b.fits and b.fraction == 1
+    assert L * math.log2(V) == pytest.approx(748.3, abs=0.05) and d * q == 32_000
+    longest = w3.longest_sentence(d, q, V)
+    assert longest == 2138 and V**longest <= 2 ** (d * q) < V ** (longest + 1)
+    assert not w3.bottleneck(d, q, V, longest + 1).fits
+
+
+@pytest.mark.parametrize("d, q, V", [(4, 8, 1024), (1, 1, 2), (3, 5, 7), (1000, 1, 32000), (16, 16, 32000)])
+def test_longest_sentence_is_exact(d, q, V):
+    L = w3.longest_sentence(d, q, V)
+    assert V**L <= 2 ** (d * q) < V ** (L + 1)
+
+
+def test_sentence_bits():
+    np = pytest.importorskip("numpy")
+    np.testing.assert_allclose(w3.sentence_bits(1024, [1, 4]), [10.0, 40.0])
+    with pytest.raises(ValueError, match="^V must be"):
+        w3.sentence_bits(1, [1])
+    with pytest.raises(ValueError, match="^L must be"):
+        w3.sentence_bits(4, [0])
+
+
+def test_exercise_answers():
+    """The page's exercises: a word more divides by V; the fullest code; one bit per component."""
+    from chapter09.pages.bottleneck import readout
+
+    n = readout().numbers
+    assert w3.bottleneck(L=4).fraction / w3.bottleneck(L=5).fraction == 1024
+    assert (n["w3_ex_factor"], n["w3_ex_fraction_ratio"], n["w3_ex_bits_per_word"]) == ("1.024", "1/262.144", "10,0")
+    assert n["w3_ex_crowd"] == "4" and int(n["w3_tiny_largest"]) >= 4
+    assert (n["w3_ex_one_bit_dq"], n["w3_ex_one_bit_L"]) == ("1.000", "66")
+    assert (n["w3_real_L_log2V"], n["w3_real_Lmax"], n["w3_real_fraction"]) == ("748,3", "2.138", "100\xa0%")
+    assert n["w3_below_share"] == "100\xa0%"

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from .. import bottleneck as w3
 from .. import fmt
 from ..pages.bottleneck import controls, readout
-from ..plots import BLUE, ORANGE, catalan_ticks, new_figure, power_ticks
+from ..plots import BLUE, GREY, ORANGE, catalan_ticks, log_log_ticks, new_figure, power_ticks
 
 __all__ = ["controls", "figures", "readout"]
 
@@ -50,7 +50,30 @@ def plot_code_sharing(pigeonhole) -> Figure:
     return fig
 
 
+def plot_realistic(d: int, q: int, V: int, L: int) -> Figure:
+    """Bits a sentence needs (L·log₂V) against the bits of the vector (d·q), with realistic sizes:
+    the sentence length L is marked, and the longest length that still fits."""
+    fig, ax = new_figure()
+    lengths = np.unique(np.geomspace(1, 10_000, 200).astype(int))
+    ax.loglog(lengths, w3.sentence_bits(V, lengths), "-", color=BLUE, label="bits de la frase, $L\\log_2 V$")
+    ax.axhline(d * q, color=GREY, ls="--", lw=1, label=f"bits del vector, $dq$ = {fmt.integer(d * q)}")
+    longest = w3.longest_sentence(d, q, V)
+    ax.axvline(longest, color=GREY, ls=":", lw=1)
+    ax.annotate(f"$L$ = {fmt.integer(longest)}", (longest, w3.sentence_bits(V, [1])[0]),
+                textcoords="offset points", xytext=(-6, 4), ha="right", fontsize=8)
+    bits = float(w3.sentence_bits(V, [L])[0])
+    ax.loglog([L], [bits], "o", ms=8, mfc="none", color=ORANGE,
+              label=f"$L$ = {fmt.integer(L)}: {fmt.decimal(bits, 1)} bits")
+    ax.set_xlabel("longitud de la frase $L$ (paraules)")
+    ax.set_ylabel("bits")
+    ax.set_ylim(top=30 * d * q)  # room above the vector's line for the legend
+    log_log_ticks(ax)
+    ax.legend(fontsize=8, loc="upper left")
+    return fig
+
+
 def figures() -> dict[str, Figure]:
     """The page's figures, by the name the page shows them under."""
     return {"w3_fig_fraction": plot_reconstructible(w3.fraction_by_length(), w3.L),
-            "w3_fig_pigeonhole": plot_code_sharing(w3.pigeonhole(seed=0))}
+            "w3_fig_pigeonhole": plot_code_sharing(w3.pigeonhole(seed=0)),
+            "w3_fig_realistic": plot_realistic(*w3.REALISTIC)}

@@ -13,6 +13,11 @@ from ..interactive import _round, control, spec
 
 # --- widget 4 ------------------------------------------------------------------------
 
+def power_of_two(exponent: int) -> str:
+    """``2⁻⁵²``: a power of two as the page writes it."""
+    return "2" + str(exponent).translate(fmt.SUPERSCRIPT)
+
+
 def tau_text(tau: float) -> str:
     """A temperature as the page writes it everywhere (text, widget, figures): ``0,05``, ``4``."""
     return fmt.shortest(tau)
@@ -23,6 +28,13 @@ def readout() -> WidgetClaims:
     seed = 0
     base, cold, warm = (w4.attend(temperature=t, seed=seed) for t in (w4.TEMPERATURE, w4.COLD, w4.WARM))
     rob = w4.robustness()
+    split = w4.row_sum_split(rob.temperatures)
+    seeds = w4.seed_dependence(rob.n_seeds)
+    zeros, zeroed, kept, ln_tiny = w4.underflow(w4.TAU_MIN)
+    const_excess, const_off = w4.constant_states(w4.TEMPERATURE)
+    lim = w4.limits(rob.n_seeds)
+    d_k = 64                                   # the base Transformer's d_k = 512 / 8 heads
+    tau_k = float(np.sqrt(d_k))                # dividing by √d_k is a softmax at τ = √d_k
     spans = lambda a: " – ".join(fmt.decimal(x, 2) for x in (a.span.min(), a.span.max()))  # noqa: E731
     n = {
         "w4_n": fmt.integer(w4.N), "w4_d": fmt.integer(w4.D), "w4_slope": fmt.decimal(w4.SLOPE, 1),
@@ -44,13 +56,39 @@ def readout() -> WidgetClaims:
         "w4_part_warm": fmt.decimal(warm.participation.mean(), 2),
         "w4_copy_gap_cold": fmt.decimal(cold.copy_gap, 4), "w4_mean_gap_cold": fmt.decimal(cold.mean_gap, 2),
         "w4_mean_gap_warm": fmt.decimal(warm.mean_gap, 2), "w4_spacing": fmt.decimal(base.state_spacing, 2),
+        # the 2⁻⁵³ / 2⁻⁵² split of the row sums (the rows do not depend on the seed)
+        "w4_rows_distinct": fmt.integer(sum(split.values())), "w4_rows_exact": fmt.integer(split.get(0, 0)),
+        "w4_rows_half": fmt.integer(split.get(1, 0)), "w4_rows_one": fmt.integer(split.get(2, 0)),
+        "w4_n_temps": fmt.integer(len(rob.temperatures)),
+        "w4_ulp_half": fmt.power_of_ten(2.0**-53), "w4_pow_half": power_of_two(-53),
+        "w4_pow_one": power_of_two(-52),
+        "w4_const_excess": fmt.power_of_ten(const_excess),
+        "w4_const_sum": f"1 {'−' if const_off < 0 else '+'} {power_of_two(int(np.log2(abs(const_off))))}",
+        # zero weights by underflow at the lowest temperature
+        "w4_zero_weights": fmt.integer(zeros), "w4_n_weights": fmt.integer(w4.N**2),
+        "w4_zeroed_exp": fmt.decimal(zeroed, 0), "w4_kept_exp": fmt.decimal(kept, 0),
+        "w4_ln_tiny": fmt.decimal(ln_tiny, 2),
+        # scores set by hand against scores computed from the states (scaled dot product)
+        "w4_sqrt_d": fmt.decimal(np.sqrt(w4.D), 2),
+        "w4_dot_std_raw": fmt.decimal(seeds.dot_std_raw, 2), "w4_dot_std_scaled": fmt.decimal(seeds.dot_std_scaled, 2),
+        "w4_dot_span_min": fmt.decimal(seeds.dot_span_min, 2),
+        "w4_dot_span_median": fmt.decimal(seeds.dot_span_median, 2),
+        "w4_dot_span_max": fmt.decimal(seeds.dot_span_max, 2),
+        "w4_mono_spread": fmt.decimal(seeds.monotone_spread, 1),
+        # the cold copy and the warm mean over the seeds
+        "w4_copy_tol": fmt.share(w4.COPY_TOL), "w4_mean_tol": fmt.share(w4.MEAN_TOL),
+        "w4_copy_share": fmt.share(lim.copy_share), "w4_mean_share": fmt.share(lim.mean_share),
+        "w4_copy_worst": fmt.percent(lim.copy_worst, 2), "w4_mean_worst": fmt.percent(lim.mean_worst, 1),
+        # exercise 1: the Transformer's temperature
+        "w4_dk": fmt.integer(d_k), "w4_tau_dk": tau_text(tau_k),
+        "w4_span_dk": fmt.decimal(w4.attend(temperature=tau_k).span.mean(), 2),
     }
     curve_t, curve_s = w4.span_curve()
     claims = (
         Claim("W4.1", "Cada fila de α suma exactament 1 i no té cap valor negatiu.", "exact",
               "Σα − 1: com a molt {w4_max_ulp_value}; pes mínim {w4_min_weight}",
               holds=rob.max_ulp <= 2 and min(a.min_weight for a in (base, cold, warm)) >= 0,
-              robustness="exactament 1,0 en {w4_sums_exact_share} de les files; a ≤ 2⁻⁵² en "
+              robustness="exactament 1,0 en {w4_sums_exact_share} de les files; a ≤ {w4_pow_one} en "
                          "{w4_sums_2ulp_share}"),
         Claim("W4.2", "El context c_t = Σ α_tj h_j no surt de l'envolupant convexa dels h_j.",
               "qualitative", "excés per component: {w4_hull_excess}",
@@ -62,18 +100,31 @@ def readout() -> WidgetClaims:
               "qualitative",
               "abast {w4_span_cold}; context a {w4_copy_gap_cold} de l'estat més proper "
               "(els estats són a {w4_spacing} de mitjana)",
-              holds=round(cold.span.mean()) == 1 and cold.copy_gap < 0.01 * base.state_spacing),
+              holds=round(cold.span.mean()) == 1 and cold.copy_gap < w4.COPY_TOL * base.state_spacing,
+              robustness="còpia (a menys d'un {w4_copy_tol} de la separació) en {w4_copy_share} de "
+                         "{w4_n_seeds} llavors"),
         Claim("W4.5", "τ = 4: l'abast tendeix a 7 i el context, a la mitjana de la frase.", "qualitative",
               "abast {w4_span_warm} ({w4_span_warm_range}); context a {w4_mean_gap_warm} de la mitjana",
               holds=round(warm.span.mean()) == w4.N and bool(np.all(np.diff(curve_s) >= -1e-12))
-              and warm.mean_gap < 0.1 * base.state_spacing),
+              and warm.mean_gap < w4.MEAN_TOL * base.state_spacing,
+              robustness="a menys d'un {w4_mean_tol} de la separació de la mitjana en {w4_mean_share} de "
+                         "{w4_n_seeds} llavors"),
     )
     corrections = (
         Correction("W4.1", "cada fila de $\\alpha$ suma exactament 1 i no té",
                    "cada fila de $\\alpha$ suma 1 —en coma flotant, exactament o amb un error de com "
                    "a molt {w4_max_ulp_value}— i no té",
                    "En float64 la divisió de la softmax arrodoneix: {w4_sums_exact_share} de les files "
-                   "sumen 1,0 exactament i cap no se n'allunya més de {w4_max_ulp_value} (2⁻⁵²)."),
+                   "sumen 1,0 exactament i cap no se n'allunya més de {w4_max_ulp_value} ({w4_pow_one})."),
+        Correction("W4.2", "no hi ha cap manera que una mitjana ponderada amb pesos positius que sumen 1 "
+                   "caigui fora",
+                   "en aritmètica exacta no hi ha cap manera que una mitjana ponderada amb pesos no negatius "
+                   "que sumen 1 caigui fora; en coma flotant, on una suma pot quedar a un arrodoniment d'1, "
+                   "el context ha quedat dins en el {w4_hull_share} dels {w4_hull_cases} casos provats",
+                   "L'argument és d'aritmètica exacta: en coma flotant les files no sumen sempre 1 (fins a "
+                   "{w4_max_ulp_value} de diferència), i amb tots els estats iguals a 1 el context surt de "
+                   "l'envolupant per {w4_const_excess}. A τ = {w4_tau_min}, {w4_zero_weights} dels "
+                   "{w4_n_weights} pesos valen 0,0 per sotaeiximent: no negatius, però no positius."),
     )
     readout = (["τ", "abast efectiu (mitjana)", "1/Σα² (mitjana)", "distància a l'estat més proper",
                 "distància a la mitjana"],

@@ -20,6 +20,11 @@ def readout() -> WidgetClaims:
     tiny = w3.pigeonhole(seed=0)   # the first seed: nothing on the page depends on which
     used = [w3.pigeonhole(seed=s).distinct_codes for s in range(N_SEEDS)]
     exact = float(b.fraction)
+    real = w3.bottleneck(*w3.REALISTIC)
+    real_bits = real.L * np.log2(real.V)
+    longer = w3.bottleneck(b.d, b.q, b.V, b.L + 1)          # exercise 1: one word more
+    crowd = -(-tiny.bound.sentences // tiny.bound.codes)   # exercise 2: ⌈V^L / 2^(dq)⌉
+    one_bit = w3.longest_sentence(real.d, 1, real.V)         # exercise 3: one bit per component
     n = {
         "w3_d": fmt.integer(b.d), "w3_q": fmt.integer(b.q), "w3_V": fmt.integer(b.V),
         "w3_L": fmt.integer(b.L), "w3_dq": fmt.integer(b.d * b.q),
@@ -37,6 +42,20 @@ def readout() -> WidgetClaims:
         "w3_tiny_bound": fmt.percent(float(tiny.bound.fraction), 0),
         "w3_n_seeds": fmt.integer(len(used)), "w3_seed": fmt.integer(0),
         "w3_used_median": fmt.integer(int(np.median(used))), "w3_used_max": fmt.integer(max(used)),
+        "w3_below_share": fmt.share(np.mean([u < tiny.bound.codes for u in used])),
+        # realistic sizes: the bound does not bind
+        "w3_real_d": fmt.integer(real.d), "w3_real_q": fmt.integer(real.q), "w3_real_V": fmt.integer(real.V),
+        "w3_real_L": fmt.integer(real.L), "w3_real_dq": fmt.integer(real.d * real.q),
+        "w3_real_log2V": fmt.decimal(np.log2(real.V), 2), "w3_real_L_log2V": fmt.decimal(real_bits, 1),
+        "w3_real_spare": fmt.decimal(-real.missing_bits, 1),
+        "w3_real_fraction": fmt.percent(float(real.fraction), 0),
+        "w3_real_Lmax": fmt.integer(w3.longest_sentence(real.d, real.q, real.V)),
+        # exercises
+        "w3_ex_L": fmt.integer(longer.L), "w3_ex_factor": fmt.integer(int(b.fraction / longer.fraction)),
+        "w3_ex_bits_per_word": fmt.decimal(np.log2(b.V), 1),
+        "w3_ex_fraction_ratio": f"1/{fmt.integer(longer.fraction.denominator)}",
+        "w3_ex_crowd": fmt.integer(crowd), "w3_ex_one_bit_dq": fmt.integer(real.d),
+        "w3_ex_one_bit_L": fmt.integer(one_bit),
     }
     claims = (
         Claim("W3.1", "Amb menys codis 2^(d·q) que frases V^L, dues frases comparteixen codi.", "exact",
