@@ -6,8 +6,14 @@ tokens of width d:
 * Transformer layer, attention part only: the projections Q, K, V and O are
   four (L×d)(d×d) products, ``8·L·d²``; the scores QKᵀ and the mix αV are two
   (L×d)(d×L)-sized products, ``4·L²·d``.
-* RNN layer: ``h_t = tanh(W_hh h_{t-1} + W_xh x_t)``, two d×d matrix–vector
-  products per token, ``4·L·d²``.
+* simple (Elman) RNN layer: ``h_t = tanh(W_hh h_{t-1} + W_xh x_t)``, two d×d
+  matrix–vector products per token, ``4·L·d²``; an LSTM layer has four such
+  gates, ``16·L·d²``, and a GRU three, ``12·L·d²``.
+
+The attention term counts the whole L×L score matrix, for QKᵀ and for αV, as
+Hoffmann et al. (2022, app. F) do.  Kaplan et al. (2020) count ``2·L·d`` per token
+for it, ``2·L²·d`` per sequence: under that count the ratio to the RNN is
+``2 + L/(2d)``, 3 at ``L = 2d``.
 
 The feed-forward block is left out of both (a Transformer's usual one, with a
 hidden width of 4d, would add ``16·L·d²`` and move the crossing of its two
@@ -19,6 +25,8 @@ Every cost is an exact integer; the equations are solved exactly.
 4.0
 >>> component_crossing(1024), total_crossings(1024)
 (2048, (-1024, 0))
+>>> transformer_flops(2048, 1024) == lstm_flops(2048, 1024), equal_cost_length(1024, "GRU")
+(True, 1024)
 """
 
 from __future__ import annotations
@@ -60,9 +68,70 @@ def rnn_flops(L: int, d: int) -> int:
     return 4 * L * d * d
 
 
-def ratio(L: int, d: int) -> Fraction:
-    """Transformer / RNN, exactly: ``2 + L/d``."""
-    return Fraction(transformer_flops(L, d), rnn_flops(L, d))
+# Matrix–vector products of d×d per token (one on x_t and one on h_{t-1} per gate or candidate).
+RECURRENT_PRODUCTS = {"RNN": 2, "GRU": 6, "LSTM": 8}
+
+
+def recurrent_flops(L: int, d: int, cell: str = "RNN") -> int:
+    """A recurrent layer over L tokens: ``2·products·L·d²`` (RNN 4Ld², GRU 12Ld², LSTM 16Ld²)."""
+    L, d = _ld(L, d)
+    if cell not in RECURRENT_PRODUCTS:
+        raise ValueError(f"cell must be one of {', '.join(RECURRENT_PRODUCTS)}, got {cell!r}")
+    return 2 * RECURRENT_PRODUCTS[cell] * L * d * d
+
+
+def lstm_flops(L: int, d: int) -> int:
+    return recurrent_flops(L, d, "LSTM")
+
+
+def gru_flops(L: int, d: int) -> int:
+    return recurrent_flops(L, d, "GRU")
+
+
+def ratio(L: int, d: int, cell: str = "RNN") -> Fraction:
+    """Transformer / recurrent layer, exactly: ``2 + L/d`` for the simple RNN."""
+    return Fraction(transformer_flops(L, d), recurrent_flops(L, d, cell))
+
+
+def equal_cost_length(d: int, cell: str = "RNN"):
+    """The positive L where a Transformer layer costs as much as a recurrent one, or ``None``.
+
+    ``8Ld² + 4L²d = 2p·Ld²`` (p products per token) is ``4d·L² + (8 − 2p)d²·L = 0``:
+    roots 0 and ``(2p − 8)d/4``, that is ``−d`` (RNN), ``d`` (GRU) and ``2d`` (LSTM).
+    Below it the Transformer layer costs less; above it, more.
+    """
+    d = _check.integer("d", d, 1, 10**6)
+    per_token = recurrent_flops(1, d, cell)          # 2p·d²
+    positive = [r for r in solve_quadratic(4 * d, 8 * d * d - per_token, 0) if r > 0]
+    return positive[0] if positive else None
+
+
+def attention_flops_kaplan(L: int, d: int) -> int:
+    """Kaplan et al. (2020)'s attention term, ``2·L·d`` per token: ``2L²d`` per sequence."""
+    L, d = _ld(L, d)
+    return 2 * L * L * d
+
+
+def ratio_kaplan(L: int, d: int) -> Fraction:
+    """Transformer / RNN with Kaplan's attention term: ``2 + L/(2d)``."""
+    return Fraction(projection_flops(L, d) + attention_flops_kaplan(L, d), rnn_flops(L, d))
+
+
+def decode_step_flops(t: int, d: int) -> int:
+    """Generating the token at position t: the four projections of one token, ``8d²``, and its
+    attention over the t keys in the cache (itself included), ``4td``."""
+    t, d = _ld(t, d)
+    return 8 * d * d + 4 * t * d
+
+
+def generation_flops(L: int, d: int) -> int:
+    """Generating L tokens one by one: the sum of the steps, ``8Ld² + 2L(L+1)d``.
+
+    >>> generation_flops(5, 3) == sum(decode_step_flops(t, 3) for t in range(1, 6))
+    True
+    """
+    L, d = _ld(L, d)
+    return 8 * L * d * d + 2 * L * (L + 1) * d
 
 
 def solve_quadratic(a: int, b: int, c: int) -> tuple:
@@ -106,6 +175,8 @@ class Sweep:
     attention: np.ndarray
     rnn: np.ndarray
     crossing: float        # where the two component curves cross on the sweep (log interpolation)
+    gru: np.ndarray
+    lstm: np.ndarray
 
 
 @memo
@@ -126,7 +197,10 @@ def sweep(d: int = D, lengths: np.ndarray | None = None) -> Sweep:
     x0, x1 = np.log(lengths[i]), np.log(lengths[i + 1])
     crossing = float(np.exp(x0 + (0 - g[i]) / (g[i + 1] - g[i]) * (x1 - x0)))
     rnn = np.array([rnn_flops(int(n), d) for n in lengths], dtype=np.float64)
-    return Sweep(d, _check.frozen(lengths, None), *map(_check.frozen, (proj, att, rnn)), crossing)
+    gru = np.array([gru_flops(int(n), d) for n in lengths], dtype=np.float64)
+    lstm = np.array([lstm_flops(int(n), d) for n in lengths], dtype=np.float64)
+    return Sweep(d, _check.frozen(lengths, None), *map(_check.frozen, (proj, att, rnn)), crossing,
+                 _check.frozen(gru), _check.frozen(lstm))
 
 
 # --- widget 6: memory at inference -------------------------------------------------------
@@ -141,12 +215,29 @@ def recurrent_state_bytes(d: int = D, layers: int = LAYERS, bytes_per_number: in
     return vectors * layers * d * bytes_per_number
 
 
-def kv_cache_bytes(L: int = L, d: int = D, layers: int = LAYERS, bytes_per_number: int = BYTES) -> int:
-    """A Transformer's KV-cache: a key and a value of d numbers per token and layer."""
+def kv_cache_bytes(L: int = L, d: int = D, layers: int = LAYERS, bytes_per_number: int = BYTES,
+                   kv_groups: int = 1) -> int:
+    """A Transformer's KV-cache: a key and a value of d numbers per token and layer.
+
+    With grouped-query attention (Ainslie et al. 2023) ``kv_groups`` query heads share one key
+    and value head, and the cache keeps ``d / kv_groups`` numbers of each; multi-query attention
+    (Shazeer 2019) is the case of one group holding every head.
+    """
     L, d = _ld(L, d)
     layers = _check.integer("layers", layers, 1, 10_000)
     bytes_per_number = _check.integer("bytes_per_number", bytes_per_number, 1, 16)
-    return 2 * layers * L * d * bytes_per_number
+    kv_groups = _check.integer("kv_groups", kv_groups, 1, d)
+    if d % kv_groups:
+        raise ValueError(f"kv_groups must be an integer from 1 to {d} that divides d = {d}, got {kv_groups}")
+    return 2 * layers * L * (d // kv_groups) * bytes_per_number
+
+
+# A published configuration, the 13B model of Kwon et al. (2023): d = 5.120, 40 layers
+# (of 40 heads), fp16.  Its KV-cache is 819.200 B = 800 KiB per token.
+PUBLISHED_13B = {"d": 5120, "layers": 40, "bytes_per_number": 2}
+PUBLISHED_13B_HEADS = 40
+PUBLISHED_13B_CONTEXT = 2048          # its longest sequence
+PUBLISHED_13B_PARAMS_BILLIONS = 13
 
 
 @memo

@@ -141,3 +141,21 @@ def si_bytes(n_bytes, digits: int = 1) -> str:
     text = format_unit(value, "digital-" + _BYTE_UNITS[power], length="short",
                        format=_pattern(digits), locale=LOCALE)
     return text.replace(" ", NBSP)  # keep number and unit on one line
+
+
+_BINARY_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
+
+
+def binary_bytes(n_bytes, digits: int = 0) -> str:
+    """A size in bytes with the largest binary (IEC) prefix, powers of 1024, that keeps it ≥ 1.
+
+    >>> binary_bytes(819_200), binary_bytes(17_179_869_184), binary_bytes(1_677_721_600, 2)
+    ('800\\xa0KiB', '16\\xa0GiB', '1,56\\xa0GiB')
+    """
+    n_bytes, digits = _finite_real(n_bytes, "n_bytes"), _digits(digits)
+    if n_bytes < 0:
+        raise ValueError(f"n_bytes must be ≥ 0, got {n_bytes}")
+    power = 0
+    while power < len(_BINARY_UNITS) - 1 and n_bytes >= 1024 ** (power + 1):
+        power += 1
+    return decimal(n_bytes / 1024**power, digits) + NBSP + _BINARY_UNITS[power]

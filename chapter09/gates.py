@@ -7,16 +7,19 @@ parameters are matched:
   ``c_{t-1} = 0``, ``i = σ(a)`` and ``g = b``: literally the same expression;
 * a mixture-of-experts layer with one expert per channel (expert j returns
   ``b_j``) and a per-expert gate ``σ(a_j)``, routed top-k by gate value; with k
-  equal to the number of channels nothing is switched off.  Real routers use a
-  softmax over experts; the sigmoid keeps the comparison with the other two;
+  equal to the number of channels nothing is switched off.  Shazeer et al. (2017)
+  weight the kept experts with a softmax over their logits; some current models
+  (DeepSeek-V3) score experts with a sigmoid.  Both functions are increasing, so
+  the sigmoid gates pick the same experts as either router: only the weights
+  differ (:func:`softmax_router`, :func:`chosen_experts`);
 * SwiGLU's path, ``Swish(a)⊙b' = (a·σ(a))⊙b'`` with ``b' = b/a``: a division and
   a multiplication more than the reference, and each rounds.
 
 The widget measures the largest difference from the reference in each case.
 
 >>> g = gates(seed=0)
->>> g.lstm_gap, g.moe_gap, g.swiglu_gap in (0.0, 2.0**-54, 2.0**-53, 2.0**-52)
-(0.0, 0.0, True)
+>>> g.lstm_gap, g.moe_gap, g.swiglu_gap in (0.0, 2.0**-54, 2.0**-53, 2.0**-52), g.same_experts
+(0.0, 0.0, True, True)
 """
 
 from __future__ import annotations
@@ -53,15 +56,64 @@ def lstm_gate(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return f * c_prev + i * g
 
 
+def chosen_experts(scores: np.ndarray, top_k: int) -> np.ndarray:
+    """The indices of the ``top_k`` largest scores, in increasing index order (ties by index)."""
+    scores = _check.array("scores", scores, ndim=1)
+    top_k = _check.integer("top_k", top_k, 1, scores.shape[-1])
+    return np.sort(np.argsort(-scores, kind="stable")[:top_k])
+
+
 def moe(a: np.ndarray, b: np.ndarray, top_k: int) -> np.ndarray:
     """One expert per channel, gate σ(a_j); only the top-k gates are computed."""
     a, b = _pair(a, b)
     top_k = _check.integer("top_k", top_k, 1, a.shape[-1])
     gate = sigmoid(a)
-    chosen = np.argsort(-gate, kind="stable")[:top_k]
+    chosen = chosen_experts(gate, top_k)
     out = np.zeros_like(b)
     out[chosen] = gate[chosen] * b[chosen]   # the other experts are never evaluated
     return out
+
+
+def softmax_router(a: np.ndarray, b: np.ndarray, top_k: int) -> np.ndarray:
+    """Shazeer et al. (2017)'s gate, ``Softmax(KeepTopK(a, k))``: the top-k logits, weighted by a
+    softmax over those k alone (the weights add up to 1); the other experts are not evaluated."""
+    a, b = _pair(a, b)
+    top_k = _check.integer("top_k", top_k, 1, a.shape[-1])
+    chosen = chosen_experts(a, top_k)
+    kept = np.exp(a[chosen] - a[chosen].max())
+    out = np.zeros_like(b)
+    out[chosen] = kept / kept.sum() * b[chosen]
+    return out
+
+
+def router_weights(a: np.ndarray, top_k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The experts the sigmoid gates keep, their gates σ(a_j), and the softmax router's weights
+    on the experts it keeps (the same ones: both functions increase with a)."""
+    a = _check.array("a", a, ndim=1)
+    chosen = chosen_experts(sigmoid(a), top_k)
+    if not np.array_equal(chosen, chosen_experts(a, top_k)):
+        raise ValueError("a has ties that the sigmoid rounds together; the routers may pick differently")
+    kept = np.exp(a[chosen] - a[chosen].max())
+    return chosen, sigmoid(a[chosen]), kept / kept.sum()
+
+
+def swish_minimum(tol: float = 1e-15) -> tuple[float, float]:
+    """Where Swish, a·σ(a), is lowest, and its value there: the root of its derivative,
+    ``σ(a)·(1 + a·(1 − σ(a)))``, found by bisection on [−5, 0].  At the root σ(a) = 1 + 1/a,
+    so the lowest value is a + 1.
+
+    >>> a, low = swish_minimum()
+    >>> round(a, 4), round(low, 4)
+    (-1.2785, -0.2785)
+    """
+    tol = _check.real("tol", tol, 0.0, 1.0, lo_open=True)
+    slope = lambda x: 1 + x * (1 - float(sigmoid(np.float64(x))))  # noqa: E731  (sign of the derivative)
+    lo, hi = -5.0, 0.0          # slope(lo) < 0 < slope(hi)
+    while hi - lo > tol:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if slope(mid) < 0 else (lo, mid)
+    a = (lo + hi) / 2
+    return a, float(swish(np.array([a]))[0])
 
 
 def swish(a: np.ndarray) -> np.ndarray:
@@ -91,6 +143,7 @@ class Gates:
     topk_gap: float        # max |MoE with top-k − reference|
     lstm_bitwise: bool
     moe_bitwise: bool
+    same_experts: bool     # top-k by σ(a), by the logits a and by softmax(a): the same experts
 
 
 @memo
@@ -108,7 +161,15 @@ def gates(seed: int = 0, channels: int = CHANNELS, top_k: int = TOP_K) -> Gates:
         lstm_gap=gap(lstm), moe_gap=gap(full), swiglu_gap=gap(swiglu(a, b)),
         switched_off=(channels - top_k) / channels, topk_gap=gap(routed),
         lstm_bitwise=bool(np.array_equal(lstm, ref)), moe_bitwise=bool(np.array_equal(full, ref)),
+        same_experts=_same_experts(a, top_k),
     )
+
+
+def _same_experts(a: np.ndarray, top_k: int) -> bool:
+    """Whether the sigmoid gates, the logits and a softmax over all experts keep the same top-k."""
+    e = np.exp(a - a.max())
+    picks = [chosen_experts(s, top_k) for s in (sigmoid(a), a, e / e.sum())]
+    return all(np.array_equal(picks[0], p) for p in picks[1:])
 
 
 @dataclass(frozen=True)
@@ -120,6 +181,7 @@ class Robustness:
     topk_gap_range: tuple
     swish_range: tuple           # (min, max) of Swish(a) over all draws: an unbounded gate
     sigmoid_range: tuple
+    same_experts: float          # share of seeds where the routers keep the same experts for every k
 
 
 @lru_cache(maxsize=None)
@@ -137,4 +199,6 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
         topk_gap_range=(min(topk), max(topk)),
         swish_range=(float(swish(a).min()), float(swish(a).max())),
         sigmoid_range=(float(sigmoid(a).min()), float(sigmoid(a).max())),
+        same_experts=float(np.mean([all(_same_experts(g.a, k) for k in range(1, g.channels + 1))
+                                    for g in runs])),
     )

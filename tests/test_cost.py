@@ -55,3 +55,71 @@ def test_solve_quadratic():
 def test_bad_parameters_raise_value_error_naming_them(call, name):
     with pytest.raises(ValueError, match=rf"^{name} must be"):
         call()
+
+
+@pytest.mark.parametrize("d", [1, 4, 64, 1024])
+def test_recurrent_layers_and_where_the_transformer_stops_costing_more(d):
+    for L in (1, 3, d, 2 * d, 5 * d):
+        assert w5.rnn_flops(L, d) == w5.recurrent_flops(L, d, "RNN") == 4 * L * d * d
+        assert w5.gru_flops(L, d) == 12 * L * d * d and w5.lstm_flops(L, d) == 16 * L * d * d
+    assert w5.equal_cost_length(d) is None
+    assert w5.equal_cost_length(d, "GRU") == d and w5.equal_cost_length(d, "LSTM") == 2 * d
+    assert w5.transformer_flops(2 * d, d) == w5.lstm_flops(2 * d, d)
+    assert w5.transformer_flops(d, d) == w5.gru_flops(d, d)
+    if d > 1:  # below the crossing the Transformer layer costs less, above it more
+        assert w5.transformer_flops(2 * d - 1, d) < w5.lstm_flops(2 * d - 1, d)
+        assert w5.transformer_flops(d - 1, d) < w5.gru_flops(d - 1, d)
+    assert w5.transformer_flops(2 * d + 1, d) > w5.lstm_flops(2 * d + 1, d)
+
+
+def test_page_values_for_lstm_gru_and_kaplan():
+    assert w5.ratio(2048, 1024, "LSTM") == 1 and w5.ratio(2048, 1024, "GRU") == Fraction(4, 3)
+    assert w5.ratio_kaplan(2048, 1024) == 3  # the author's "tres vegades"
+    assert w5.attention_flops_kaplan(2048, 1024) * 2 == w5.attention_flops(2048, 1024)
+
+
+def test_generation_step_by_step():
+    d = 1024
+    assert w5.decode_step_flops(2048, d) == 4 * w5.rnn_flops(1, d)
+    assert w5.decode_step_flops(131_072, d) == 130 * w5.rnn_flops(1, d)
+    assert w5.generation_flops(7, 5) == sum(w5.decode_step_flops(t, 5) for t in range(1, 8))
+    assert w5.generation_flops(2048, d) == 25_773_998_080 < w5.transformer_flops(2048, d)
+
+
+def test_published_13b_and_grouped_queries():
+    cfg = w5.PUBLISHED_13B
+    assert w5.kv_cache_bytes(1, **cfg) == 819_200 == 800 * 1024   # Kwon et al. 2023: 800 KB per token
+    assert w5.kv_cache_bytes(2048, **cfg) == 1_677_721_600
+    assert w5.kv_cache_bytes(1, kv_groups=8, **cfg) == 102_400
+    assert w5.kv_cache_bytes(1, kv_groups=w5.PUBLISHED_13B_HEADS, **cfg) == 20_480
+    assert w5.recurrent_state_bytes() == w5.kv_cache_bytes(L=1)   # one token of cache = the LSTM state
+    assert w5.recurrent_state_bytes(vectors=1) == 65_536
+
+
+def test_page_readout_exercise_answers():
+    from chapter09.pages import cost as page
+
+    n = page.readout().numbers
+    nb = "\u00a0"
+    assert (n["w5_equal_gru"], n["w5_equal_lstm"], n["w5_ratio_lstm"], n["w5_ratio_gru"]) == (
+        "1.024", "2.048", "1,00", "1,33")
+    assert n["w5_ratio_kaplan"] == "3,00" and n["w5_decode_ratio"] == "4,00"
+    assert n["w5_decode_ratio_long"] == "130" and n["w6_tokens_for_state"] == "1"
+    assert (n["w6_13b_token_exact"], n["w6_13b_token_kib"]) == ("819.200", "800" + nb + "KiB")
+    assert (n["w6_13b_context_exact"], n["w6_13b_context_si"], n["w6_13b_context_gib"]) == (
+        "1.677.721.600", "1,68" + nb + "GB", "1,56" + nb + "GiB")
+    assert (n["w6_13b_gqa_exact"], n["w6_13b_gqa_kib"]) == ("102.400", "100" + nb + "KiB")
+    assert (n["w6_13b_mqa_exact"], n["w6_13b_mqa_kib"]) == ("20.480", "20" + nb + "KiB")
+    assert n["w6_kv_long_gib"] == "16" + nb + "GiB" and n["w6_state_h"] == "65,5" + nb + "kB"
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: w5.recurrent_flops(10, 10, "transformer"), "cell"),
+    (lambda: w5.equal_cost_length(0, "LSTM"), "d"),
+    (lambda: w5.kv_cache_bytes(kv_groups=0), "kv_groups"),
+    (lambda: w5.kv_cache_bytes(kv_groups=3), "kv_groups"),     # 3 does not divide d = 1.024
+    (lambda: w5.decode_step_flops(0, 10), "L"),
+])
+def test_new_parameters_raise_value_error_naming_them(call, name):
+    with pytest.raises(ValueError, match=rf"^{name} must be"):
+        call()

@@ -54,3 +54,41 @@ def test_robustness_distribution_sums_to_one():
 def test_bad_parameters_raise_value_error_naming_them(kwargs, name):
     with pytest.raises(ValueError, match=rf"^{name} must be"):
         w7.gates(**kwargs)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_sigmoid_gates_pick_the_experts_of_the_softmax_router(seed):
+    g = w7.gates(seed=seed)
+    for k in range(1, g.channels + 1):
+        kept_sigmoid = np.nonzero(w7.moe(g.a, g.b, k))[0]
+        kept_softmax = np.nonzero(w7.softmax_router(g.a, g.b, k))[0]
+        assert np.array_equal(kept_sigmoid, kept_softmax)
+        assert np.array_equal(w7.chosen_experts(g.a, k), w7.chosen_experts(w7.sigmoid(g.a), k))
+    chosen, gates, weights = w7.router_weights(g.a, g.top_k)
+    assert weights.sum() == pytest.approx(1.0) and np.all(gates > 0) and np.all(gates < 1)
+    assert g.same_experts
+
+
+def test_swish_minimum_is_a_plus_one():
+    a, low = w7.swish_minimum()
+    assert low == pytest.approx(a + 1, abs=1e-12)
+    grid = np.linspace(-5, 5, 100_001)
+    assert low <= w7.swish(grid).min() + 1e-12 and abs(grid[np.argmin(w7.swish(grid))] - a) < 1e-4
+
+
+def test_page_readout_exercise_answers():
+    from chapter09.pages import gates as page
+
+    n = page.readout().numbers
+    assert n["w7_same_experts_share"] == "100\u00a0%"
+    assert (n["w7_ex_off_count"], n["w7_ex_off"], n["w7_ex_gap"]) == ("12", "75\u00a0%", "0,549")
+    assert (n["w7_swish_argmin"], n["w7_swish_low"]) == ("-1,278", "-0,278")
+    assert (n["w7_router_channels"], n["w7_router_gates"], n["w7_router_gates_sum"]) == ("7 i 8", "0,79 i 0,72", "1,51")
+    assert (n["w7_router_softmax"], n["w7_router_softmax_sum"]) == ("0,59 i 0,41", "1,00")
+
+
+def test_router_parameters_raise_value_error_naming_them():
+    with pytest.raises(ValueError, match=r"^top_k must be"):
+        w7.softmax_router(np.ones(3), np.ones(3), 4)
+    with pytest.raises(ValueError, match=r"^tol must be"):
+        w7.swish_minimum(tol=0.0)

@@ -21,13 +21,16 @@ __all__ = ["controls", "figures", "readout"]
 
 
 def plot_cost(sweep, length: int) -> Figure:
-    """FLOPs per layer against L (log–log): the two Transformer terms, their sum, the RNN."""
+    """FLOPs per layer against L (log–log): the two Transformer terms, their sum, and three
+    recurrent layers (simple RNN, GRU, LSTM)."""
     fig, ax = new_figure()
     L = sweep.lengths
     ax.loglog(L, sweep.projection, "--", color=BLUE, label="projeccions, $8Ld^2$")
     ax.loglog(L, sweep.attention, ":", color=BLUE, label="atenció, $4L^2d$")
     ax.loglog(L, sweep.projection + sweep.attention, "-", color=BLUE, label="Transformer")
-    ax.loglog(L, sweep.rnn, "-", color=ORANGE, label="RNN, $4Ld^2$")
+    ax.loglog(L, sweep.lstm, "--", color=ORANGE, label="LSTM, $16Ld^2$")
+    ax.loglog(L, sweep.gru, "-.", color=ORANGE, label="GRU, $12Ld^2$")
+    ax.loglog(L, sweep.rnn, "-", color=ORANGE, label="RNN simple, $4Ld^2$")
     cross = sweep.crossing
     ax.loglog([cross], [8 * cross * sweep.d**2], "o", color=GREY,
               label=f"creuament a L = {fmt.decimal(cross, 0)}")
@@ -43,7 +46,7 @@ def plot_memory(tokens, kv_cache_bytes, state_bytes: float) -> Figure:
     """Bytes kept to generate the next token, against tokens generated (log–log)."""
     fig, ax = new_figure()
     ax.loglog(tokens, kv_cache_bytes, "-", color=BLUE, label="Transformer: KV-cache")
-    ax.loglog(tokens, np.full(len(tokens), state_bytes), "-", color=ORANGE, label="RNN: estat")
+    ax.loglog(tokens, np.full(len(tokens), state_bytes), "-", color=ORANGE, label="LSTM: estat (h i c)")
     ax.set_xlabel("tokens generats $L$")
     ax.set_ylabel("bytes")
     log_log_ticks(ax)

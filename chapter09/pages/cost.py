@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -16,6 +17,7 @@ from ..interactive import control, spec
 
 SHARE_WORDS = {2: "la meitat", 3: "una tercera part", 4: "una quarta part", 5: "una cinquena part"}
 L_LONG = 131_072      # "Puja L a 131.072"
+GQA_GROUPS = 8        # the exercise's grouped-query attention: 8 query heads per key–value head
 
 
 @lru_cache(maxsize=None)
@@ -27,6 +29,16 @@ def readout() -> WidgetClaims:
     if ratio.denominator != 1 or int(ratio) not in SHARE_WORDS:
         raise ValueError(f"the prose needs a whole ratio from 2 to 5, got {ratio}")
     state = w5.recurrent_state_bytes(d)
+    cfg = w5.PUBLISHED_13B
+    token_13b = w5.kv_cache_bytes(1, **cfg)
+    context_13b = w5.kv_cache_bytes(w5.PUBLISHED_13B_CONTEXT, **cfg)
+    gqa_13b = w5.kv_cache_bytes(1, kv_groups=GQA_GROUPS, **cfg)
+    mqa_13b = w5.kv_cache_bytes(1, kv_groups=w5.PUBLISHED_13B_HEADS, **cfg)
+    decode_ratio = Fraction(w5.decode_step_flops(L, d), w5.rnn_flops(1, d))
+    decode_ratio_long = Fraction(w5.decode_step_flops(L_LONG, d), w5.rnn_flops(1, d))
+    tokens_for_state = Fraction(state, w5.kv_cache_bytes(1, d))
+    if tokens_for_state.denominator != 1:
+        raise ValueError(f"the exercise needs a whole number of tokens, got {tokens_for_state}")
     n = {
         "w5_L": fmt.integer(L), "w5_d": fmt.integer(d),
         "w5_proj": fmt.power_of_ten(w5.projection_flops(L, d)),
@@ -47,15 +59,42 @@ def readout() -> WidgetClaims:
         "w5_grid_points": fmt.integer(len(sw.lengths)),
         "w5_root_neg": fmt.integer(roots[0]), "w5_root_zero": fmt.integer(roots[1]),
         "w5_ffn_crossing": fmt.integer(6 * d),
+        "w5_gru": fmt.power_of_ten(w5.gru_flops(L, d)), "w5_lstm": fmt.power_of_ten(w5.lstm_flops(L, d)),
+        "w5_gru_long": fmt.power_of_ten(w5.gru_flops(L_LONG, d)),
+        "w5_lstm_long": fmt.power_of_ten(w5.lstm_flops(L_LONG, d)),
+        "w5_ratio_gru": fmt.decimal(float(w5.ratio(L, d, "GRU"))),
+        "w5_ratio_lstm": fmt.decimal(float(w5.ratio(L, d, "LSTM"))),
+        "w5_ratio_lstm_long": fmt.decimal(float(w5.ratio(L_LONG, d, "LSTM"))),
+        "w5_equal_gru": fmt.integer(w5.equal_cost_length(d, "GRU")),
+        "w5_equal_lstm": fmt.integer(w5.equal_cost_length(d, "LSTM")),
+        "w5_ratio_kaplan": fmt.decimal(float(w5.ratio_kaplan(L, d))),
+        "w5_decode_ratio": fmt.decimal(float(decode_ratio)),
+        "w5_decode_ratio_long": fmt.integer(int(decode_ratio_long)),
+        "w5_generation_exact": fmt.integer(w5.generation_flops(L, d)),
+        "w5_transformer_exact": fmt.integer(w5.transformer_flops(L, d)),
         "w6_layers": fmt.integer(w5.LAYERS), "w6_bytes": fmt.integer(w5.BYTES),
         "w6_state": fmt.si_bytes(state), "w6_state_exact": fmt.integer(state),
         "w6_kv": fmt.si_bytes(w5.kv_cache_bytes(L, d)), "w6_kv_exact": fmt.integer(w5.kv_cache_bytes(L, d)),
         "w6_L_long": fmt.integer(L_LONG),
         "w6_kv_long": fmt.si_bytes(w5.kv_cache_bytes(L_LONG, d), 2),
-        "w6_kv_long_gib": fmt.decimal(w5.kv_cache_bytes(L_LONG, d) / 2**30, 0) + fmt.NBSP + "GiB",
+        "w6_kv_long_gib": fmt.binary_bytes(w5.kv_cache_bytes(L_LONG, d)),
         "w6_kv_long_exact": fmt.integer(w5.kv_cache_bytes(L_LONG, d)),
         "w6_kv_over_state": fmt.integer(w5.kv_cache_bytes(L_LONG, d) // state),
         "w6_fp16_layers": fmt.integer(2 * w5.LAYERS),
+        "w6_state_h": fmt.si_bytes(w5.recurrent_state_bytes(d, vectors=1)),
+        "w6_tokens_for_state": fmt.integer(int(tokens_for_state)),
+        "w6_13b_params": fmt.integer(w5.PUBLISHED_13B_PARAMS_BILLIONS),
+        "w6_13b_d": fmt.integer(cfg["d"]), "w6_13b_layers": fmt.integer(cfg["layers"]),
+        "w6_13b_bytes": fmt.integer(cfg["bytes_per_number"]),
+        "w6_13b_heads": fmt.integer(w5.PUBLISHED_13B_HEADS),
+        "w6_13b_token_exact": fmt.integer(token_13b), "w6_13b_token_kib": fmt.binary_bytes(token_13b),
+        "w6_13b_context": fmt.integer(w5.PUBLISHED_13B_CONTEXT),
+        "w6_13b_context_exact": fmt.integer(context_13b),
+        "w6_13b_context_si": fmt.si_bytes(context_13b, 2),
+        "w6_13b_context_gib": fmt.binary_bytes(context_13b, 2),
+        "w6_gqa_groups": fmt.integer(GQA_GROUPS),
+        "w6_13b_gqa_exact": fmt.integer(gqa_13b), "w6_13b_gqa_kib": fmt.binary_bytes(gqa_13b),
+        "w6_13b_mqa_exact": fmt.integer(mqa_13b), "w6_13b_mqa_kib": fmt.binary_bytes(mqa_13b),
     }
     claims = (
         Claim("W5.1", "Capa del Transformer: quatre projeccions 8Ld², atenció 4L²d.", "exact",
@@ -64,15 +103,19 @@ def readout() -> WidgetClaims:
         Claim("W5.2", "Es creuen a L = 2d; el widget ho troba també a l'escombrat.", "exact",
               "àlgebra: L = {w5_crossing}; escombrat: {w5_crossing_sweep}",
               holds=w5.component_crossing(d) == 2 * d and abs(sw.crossing - 2 * d) < 1e-6 * d),
-        Claim("W5.3", "Cost total 4Ld² = 8Ld² + 4L²d: surt L = −d, no hi ha creuament.", "exact",
-              "arrels L = {w5_root_neg} i L = {w5_root_zero}", holds=roots == (-d, 0)),
+        Claim("W5.3", "Cost total 4Ld² = 8Ld² + 4L²d: surt L = −d, no hi ha creuament (RNN simple).", "exact",
+              "arrels L = {w5_root_neg} i L = {w5_root_zero}; amb una LSTM (16Ld²) el mateix cost a "
+              "L = {w5_equal_lstm}, amb una GRU (12Ld²) a L = {w5_equal_gru}",
+              holds=roots == (-d, 0) and w5.equal_cost_length(d) is None),
         Claim("W5.4", "L = 2.048, d = 1.024: el Transformer costa 4,00 vegades la RNN.", "exact",
               "{w5_ratio} (exactament 2 + L/d)", holds=ratio == 4 and n["w5_ratio"] == "4,00"),
         Claim("W5.5", "El bescanvi és de paral·lelisme: «tres vegades més feina … una tercera part».",
-              "qualitative", "la ràtio és {w5_ratio}; 3 només quan L = d ({w5_ratio_at_d})",
-              holds=int(ratio) == 4),
+              "qualitative", "la ràtio és {w5_ratio}; 3 amb el terme d'atenció de Kaplan et al., 2L²d "
+              "({w5_ratio_kaplan}), o quan L = d ({w5_ratio_at_d}); en generar, el pas del token L costa "
+              "{w5_decode_ratio} vegades el de la RNN i tots dos van en sèrie",
+              holds=int(ratio) == 4 and w5.ratio_kaplan(L, d) == 3),
         Claim("W6.1", "La RNN manté 131,1 kB passi el que passi.", "exact",
-              "{w6_state} = {w6_state_exact} B ({w6_layers} capes, h i c, fp32)",
+              "{w6_state} = {w6_state_exact} B ({w6_layers} capes, h i c d'una LSTM, fp32)",
               holds=n["w6_state"] == "131,1" + fmt.NBSP + "kB"),
         Claim("W6.2", "El Transformer arriba a 268,4 MB amb aquest context (KV-cache).", "exact",
               "{w6_kv} = {w6_kv_exact} B a L = {w5_L}", holds=n["w6_kv"] == "268,4" + fmt.NBSP + "MB"),
@@ -86,8 +129,9 @@ def readout() -> WidgetClaims:
                    "L'equació és 4d·L² + 4d²·L = 0: té dues arrels, L = {w5_root_neg} i L = {w5_root_zero}."),
         Correction("W5.5", "fer tres vegades més feina en paral·lel guanya de llarg a fer-ne una tercera part",
                    "fer {w5_ratio_words} vegades més feina en paral·lel guanya de llarg a fer-ne {w5_share_words}",
-                   "La ràtio calculada dues frases abans és {w5_ratio}; una ràtio de 3 només es dona a L = d "
-                   "({w5_ratio_at_d})."),
+                   "La ràtio calculada dues frases abans és {w5_ratio}. El 3 és la ràtio exacta si l'atenció "
+                   "es compta com Kaplan et al. (2020), 2L²d per seqüència ({w5_ratio_kaplan}); amb el recompte "
+                   "de la pàgina, 4L²d, només es dona a L = d ({w5_ratio_at_d})."),
         Correction("W6.1", "manté 131,1kB passi", "manté {w6_state} passi",
                    "Forma: el número i la unitat van separats per un espai (SI i CLDR); el valor es "
                    "reprodueix exactament, {w6_state_exact} B.", change="typographic"),
@@ -98,9 +142,12 @@ def readout() -> WidgetClaims:
                [["projeccions, 8Ld² (FLOP)", "{w5_proj}", "{w5_proj_long}"],
                 ["atenció, 4L²d (FLOP)", "{w5_att}", "{w5_att_long}"],
                 ["Transformer (FLOP)", "{w5_transformer}", "{w5_transformer_long}"],
-                ["RNN, 4Ld² (FLOP)", "{w5_rnn}", "{w5_rnn_long}"],
-                ["Transformer / RNN", "{w5_ratio}", "{w5_ratio_long}"],
-                ["memòria en inferència: RNN", "{w6_state}", "{w6_state}"],
+                ["RNN simple, 4Ld² (FLOP)", "{w5_rnn}", "{w5_rnn_long}"],
+                ["GRU, 12Ld² (FLOP)", "{w5_gru}", "{w5_gru_long}"],
+                ["LSTM, 16Ld² (FLOP)", "{w5_lstm}", "{w5_lstm_long}"],
+                ["Transformer / RNN simple", "{w5_ratio}", "{w5_ratio_long}"],
+                ["Transformer / LSTM", "{w5_ratio_lstm}", "{w5_ratio_lstm_long}"],
+                ["memòria en inferència: estat de la LSTM (h i c)", "{w6_state}", "{w6_state}"],
                 ["memòria en inferència: KV-cache", "{w6_kv}", "{w6_kv_long}"]])
     readout = ([h.format(**n) for h in readout[0]], readout[1])
     return WidgetClaims("W5", "05-cost-i-memoria", n, claims, corrections, paragraphs=(11, 12, 13),
@@ -117,7 +164,9 @@ def controls() -> dict:
         return {
             "readout": {"transformer": fmt.power_of_ten(w5.transformer_flops(L, d)),
                         "rnn": fmt.power_of_ten(w5.rnn_flops(L, d)),
+                        "lstm": fmt.power_of_ten(w5.lstm_flops(L, d)),
                         "ratio": fmt.decimal(float(w5.ratio(L, d))),
+                        "ratio_lstm": fmt.decimal(float(w5.ratio(L, d, "LSTM"))),
                         "state": fmt.si_bytes(w5.recurrent_state_bytes(d)),
                         "kv": fmt.si_bytes(w5.kv_cache_bytes(L, d), 2 if w5.kv_cache_bytes(L, d) >= 1e10 else 1)},
             "plot": {"kind": "lines", "xlog": True, "ylog": True, "xlabel": "tokens L", "ylabel": "bytes",
@@ -125,13 +174,15 @@ def controls() -> dict:
                      "series": [
                          {"label": "KV-cache", "x": memory_L.tolist(),
                           "y": [w5.kv_cache_bytes(int(n), d) for n in memory_L]},
-                         {"label": "estat de la RNN", "x": [1, int(memory_L[-1])],
+                         {"label": "estat de la LSTM (h i c)", "x": [1, int(memory_L[-1])],
                           "y": [w5.recurrent_state_bytes(d)] * 2}]},
         }
 
     return spec("w5", [
         control("L", "L (tokens)", lengths, w5.L, fmt.integer),
         control("d", "d (amplada)", (256, 512, 1024, 2048), w5.D, fmt.integer),
-    ], state, {"transformer": "FLOP per capa, Transformer", "rnn": "FLOP per capa, RNN",
-               "ratio": "Transformer / RNN", "state": "memòria: estat de la RNN",
+    ], state, {"transformer": "FLOP per capa, Transformer", "rnn": "FLOP per capa, RNN simple",
+               "lstm": "FLOP per capa, LSTM",
+               "ratio": "Transformer / RNN simple", "ratio_lstm": "Transformer / LSTM",
+               "state": "memòria: estat de la LSTM (h i c)",
                "kv": "memòria: KV-cache"})

@@ -12,12 +12,18 @@ from ..interactive import _round, control, spec
 
 # --- widget 7 ------------------------------------------------------------------------
 
+EXERCISE_TOP_K = 4    # exercise 1: top-4 of 16
+
 @lru_cache(maxsize=None)
 def readout() -> WidgetClaims:
     seed = 0
     g = w7.gates(seed=seed)
     rob = w7.robustness()
     gaps = dict(rob.swiglu_gaps)
+    g_ex = w7.gates(seed=seed, top_k=EXERCISE_TOP_K)
+    kept, gate_weights, softmax_weights = w7.router_weights(g.a, g.top_k)
+    swish_argmin, swish_low = w7.swish_minimum()
+    both = lambda xs: " i ".join(xs)  # noqa: E731
     n = {
         "w7_seed": fmt.integer(seed), "w7_n_seeds": fmt.integer(rob.n_seeds),
         "w7_channels": fmt.integer(g.channels), "w7_top_k": fmt.integer(g.top_k),
@@ -37,6 +43,16 @@ def readout() -> WidgetClaims:
         "w7_swish_min": fmt.decimal(rob.swish_range[0], 2), "w7_swish_max": fmt.decimal(rob.swish_range[1], 2),
         "w7_sigmoid_min": fmt.decimal(rob.sigmoid_range[0], 2),
         "w7_sigmoid_max": fmt.decimal(rob.sigmoid_range[1], 2),
+        "w7_same_experts_share": fmt.share(rob.same_experts),
+        "w7_ex_top_k": fmt.integer(g_ex.top_k), "w7_ex_off": fmt.percent(g_ex.switched_off, 0),
+        "w7_ex_off_count": fmt.integer(g_ex.channels - g_ex.top_k),
+        "w7_ex_gap": fmt.decimal(g_ex.topk_gap, 3),
+        "w7_swish_argmin": fmt.decimal(swish_argmin, 3), "w7_swish_low": fmt.decimal(swish_low, 3),
+        "w7_router_channels": both(fmt.integer(int(j) + 1) for j in kept),
+        "w7_router_gates": both(fmt.decimal(x) for x in gate_weights),
+        "w7_router_gates_sum": fmt.decimal(float(gate_weights.sum())),
+        "w7_router_softmax": both(fmt.decimal(x) for x in softmax_weights),
+        "w7_router_softmax_sum": fmt.decimal(float(softmax_weights.sum())),
     }
     claims = (
         Claim("W7.1", "LSTM, MoE i SwiGLU tenen la mateixa forma σ(a)⊙b.", "method",
