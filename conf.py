@@ -32,6 +32,8 @@ bibtex_reference_style = "author_year"
 bibtex_default_style = "plain"
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
 myst_heading_anchors = 3
+numfig = True  # figures and tables numbered, so that the PDF can say "figura 9.3" where the HTML has a widget
+numfig_format = {"figure": "Figura %s", "table": "Taula %s", "code-block": "Codi %s", "section": "l’apartat %s"}
 
 # -- execution -----------------------------------------------------------------------
 # Every page runs at build time; a cell that raises fails the build, with its traceback.
@@ -74,6 +76,8 @@ latex_elements = {
     "pointsize": "11pt",
     "preamble": r"""
 \usepackage{microtype}
+\usepackage{newunicodechar}
+\newunicodechar{⊙}{\ensuremath{\odot}}  % FreeSerif's italic (running heads) has no ⊙
 \setcounter{tocdepth}{1}
 \setlength{\headheight}{14pt}
 % readout and claims tables: many columns, so a smaller type
@@ -86,7 +90,7 @@ latex_elements = {
   {\par\medskip\noindent{\color{black!55}\rule[0.5ex]{1.2em}{0.4pt}\,\textsf{\footnotesize afegit del llibre}}
    \par\nopagebreak\begin{list}{}{\leftmargin=1.2em\rightmargin=0pt}\item\relax\small}
   {\end{list}\par\medskip}  % tabulary: room for short columns such as an id or a number
-% The bibliography is section 9.8 (its page of book/ is the last one): print its entries
+% The bibliography is the last section (its page of book/ is the last one): print its entries
 % there, without the unnumbered chapter LaTeX would open for them.
 \makeatletter
 \renewenvironment{sphinxthebibliography}[1]

@@ -62,7 +62,9 @@ def test_a_front_matter_typo_names_the_page_and_the_fault(tmp_path, old, new, sa
 
 
 def test_an_unclosed_fence_fails_the_build(tmp_path):
-    repo = broken(tmp_path, "```{only} html", ":::{note}\nAquesta nota no es tanca.\n\n```{only} html")
+    repo = small_copy(tmp_path / "repo", (PAGE,))
+    with open(repo / "book" / f"{PAGE}.md", "a", encoding="utf-8") as page:
+        page.write("\n::::{note}\nAquesta nota no es tanca.\n")
     status, log = build(repo)
     assert status != 0
     assert f"{PAGE}.md: a fence (``` or :::) is not closed" in first_error(log)

@@ -21,19 +21,22 @@ LOCK = Path("/tmp/chapter09-build.lock")
 
 
 def small_copy(path: Path, pages: tuple[str, ...], extensions: tuple[Path, ...] = ()) -> Path:
-    """A copy of the repository at ``path`` whose book has only ``pages`` (and the bibliography),
-    with the Sphinx extension files ``extensions`` added and loaded."""
+    """A copy of the repository at ``path`` whose book executes only ``pages`` (the others are
+    reduced to their titles), with the Sphinx extension files ``extensions`` added and loaded."""
     for name in COPY:
         source = ROOT / name
         if source.is_dir():
             shutil.copytree(source, path / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(source, path / name)
-    for page in (path / "book").glob("*.md"):
-        if page.stem not in (*pages, "index", "bibliografia"):
-            page.unlink()
+    stubs = []
+    for page in sorted((path / "book").glob("*.md")):
+        if page.stem not in (*pages, "index", "bibliografia"):  # a title only: links to it still resolve
+            page.write_text(f"# {page.stem}\n", encoding="utf-8")
+            stubs.append(page.stem)
     (path / "book" / "index.md").write_text(
-        "# Prova\n\n```{toctree}\n" + "\n".join((*pages, "bibliografia")) + "\n```\n", encoding="utf-8")
+        "# Prova\n\n```{toctree}\n" + "\n".join((*pages, "bibliografia")) + "\n```\n\n"
+        "```{toctree}\n:hidden:\n\n" + "\n".join(stubs) + "\n```\n", encoding="utf-8")
     for extension in extensions:
         shutil.copy2(extension, path / "_ext" / extension.name)
         with open(path / "conf.py", "a", encoding="utf-8") as f:
