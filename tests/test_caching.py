@@ -9,9 +9,8 @@ import sys
 import pytest
 
 from chapter09 import provenance
-from conftest import BOOK, ROOT
+from conftest import BOOK, ROOT, quick_build
 
-COPY = ("book", "chapter09", "_ext", "locale", "text", "conf.py")
 
 
 def pages_changed_by_an_edit(tmp_path, module: str) -> list[str]:
@@ -51,13 +50,7 @@ def build(repo, cache, how=r"(?:\.md: Executing notebook|: executed in a shared 
 
 
 def test_edit_of_a_widget_re_executes_its_pages_with_the_new_numbers(tmp_path):
-    repo = tmp_path / "repo"
-    for name in COPY:
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(src, repo / name)
+    repo = quick_build.copy_repo(tmp_path / "repo")
     cache = tmp_path / "cache"
     notebook_pages = sorted(p.stem for p in BOOK.glob("*.md") if provenance.is_notebook_page(p.read_text()))
     assert build(repo, cache) == notebook_pages

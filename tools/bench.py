@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import re
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -28,8 +27,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from quick_build import copy_repo
+
 ROOT = Path(__file__).resolve().parents[1]
-COPY = ("book", "chapter09", "_ext", "locale", "text", "conf.py")
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 JOBS = os.environ.get("BENCH_JOBS", "auto")
 
@@ -57,15 +57,6 @@ def executed(log: str) -> list[str]:
     return sorted(set(re.findall(r"([\w-]+)(?:\.md: Executing notebook|: executed in a shared kernel)", log)))
 
 
-def copy_repo(into: Path) -> Path:
-    repo = into / "repo"
-    for name in COPY:
-        source = ROOT / name
-        (shutil.copytree if source.is_dir() else shutil.copy2)(
-            source, repo / name, **({"ignore": shutil.ignore_patterns("__pycache__")} if source.is_dir() else {}))
-    return repo
-
-
 def page_seconds(log: str) -> dict[str, float]:
     """Seconds each page took in its shared kernel, and the whole execution phase's wall time."""
     pages = {p: float(t) for p, t in re.findall(r"([\w-]+): executed in a shared kernel in ([\d.]+) s", log)}
@@ -80,7 +71,7 @@ def measure() -> dict:
     for run in range(RUNS):
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
-            repo = copy_repo(tmp)
+            repo = copy_repo(tmp / "repo")
             t, log = sphinx(repo, "a", tmp / f"cache-{run}")
             times["a"].append(t)
             cpu.append(sphinx.cpu)

@@ -20,15 +20,21 @@ COPY = ("book", "chapter09", "_ext", "locale", "text", "conf.py")
 LOCK = Path("/tmp/chapter09-build.lock")
 
 
-def small_copy(path: Path, pages: tuple[str, ...], extensions: tuple[Path, ...] = ()) -> Path:
-    """A copy of the repository at ``path`` whose book executes only ``pages`` (the others are
-    reduced to their titles), with the Sphinx extension files ``extensions`` added and loaded."""
+def copy_repo(path: Path) -> Path:
+    """A copy at ``path`` of what a build reads: the book, the package, the extensions, conf.py."""
     for name in COPY:
         source = ROOT / name
         if source.is_dir():
             shutil.copytree(source, path / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(source, path / name)
+    return path
+
+
+def small_copy(path: Path, pages: tuple[str, ...], extensions: tuple[Path, ...] = ()) -> Path:
+    """A copy of the repository at ``path`` whose book executes only ``pages`` (the others are
+    reduced to their titles), with the Sphinx extension files ``extensions`` added and loaded."""
+    copy_repo(path)
     stubs = []
     for page in sorted((path / "book").glob("*.md")):
         if page.stem not in (*pages, "index", "bibliografia"):  # a title only: links to it still resolve
