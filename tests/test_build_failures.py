@@ -20,7 +20,7 @@ PAGE = "04-atencio"
 def build(repo, **env) -> tuple[int, str]:
     env = dict(os.environ, **{"CHAPTER09_CACHE": str(repo / "cache"), **env})
     result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-j", "auto", "-W", "--keep-going", "-b", "html", "-c", str(repo),
+        [sys.executable, "-m", "sphinx", "-N", "-j", "auto", "-W", "--keep-going", "-b", "html", "-c", str(repo),
          str(repo / "book"), str(repo / "_build" / "html")], env=env, capture_output=True, text=True, timeout=600)
     return result.returncode, result.stdout + result.stderr
 
