@@ -21,8 +21,9 @@ language = "ca"
 root_doc = "index"
 exclude_patterns = ["**.ipynb_checkpoints"]
 
-extensions = ["interrupt", "myst_nb", "sphinxcontrib.bibtex", "catalan", "offline_math", "notebooks", "exec_keys",
-              "shared_kernels", "sphinx_togglebutton", "sphinx_copybutton"]
+# shared_kernels early: a clean build's kernels start while Sphinx imports the rest
+extensions = ["interrupt", "shared_kernels", "myst_nb", "sphinxcontrib.bibtex", "catalan", "offline_math",
+              "notebooks", "exec_keys", "sphinx_togglebutton", "sphinx_copybutton"]
 copybutton_exclude = ".linenos, .gp, .go"  # copy the code alone: no line numbers, prompts or outputs
 togglebutton_hint = "Mostra"
 togglebutton_hint_hide = "Amaga"

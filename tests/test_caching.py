@@ -92,7 +92,7 @@ def test_the_figure_format_reaches_the_kernels_under_the_name_plots_reads(monkey
 
 PRIVATE = re.compile(r"\b(?:myst_nb|jupyter_cache)(?:\.\w+)*\._\w+"                    # module._name
                      r"|from\s+(?:myst_nb|jupyter_cache)\S*\s+import[^\n]*\b_\w+"   # from module import _name
-                     r"|\.db\b|mystnb_config\.copy\(")  # jupyter-cache's engine; rewriting myst-nb's config
+                     r"|(?:\)|\bcache)\.db\b|mystnb_config\.copy\(")  # jupyter-cache's engine; myst-nb's config rewritten
 
 
 def test_the_extensions_use_no_private_name_of_myst_nb_or_jupyter_cache():
