@@ -67,11 +67,10 @@ def key_line(page_text: str, figures: str) -> str:
     return KEY_LINE.format(digest=page_digest(page_text), figures=figures)
 
 
-def keyed_source(page_text: str, figures: str) -> str:
-    """The page as it is executed and cached: its text with a hidden cell at the end
-    holding :func:`key_line` (at the end, so that line numbers in messages are the file's)."""
-    return (page_text.rstrip("\n") + "\n\n```{code-cell} ipython3\n:tags: [remove-cell]\n\n"
-            + key_line(page_text, figures) + "\n```\n")
+def keyed_source(page_text: str, line: str) -> str:
+    """The page as it is executed and cached: its text with a hidden cell at the end holding
+    the key ``line`` (at the end, so that line numbers in messages are the file's)."""
+    return page_text.rstrip("\n") + "\n\n```{code-cell} ipython3\n:tags: [remove-cell]\n\n" + line + "\n```\n"
 
 
 def keyed_notebook(app, path: Path):
@@ -85,11 +84,11 @@ def read_keyed(app, path: Path, page_text: str):
     problem = front_matter_problem(page_text)
     if problem:
         fail(path, f"{problem}; a page that runs code starts with\n{FRONT_MATTER}")
-    figures = figure_format(app)
-    text = keyed_source(page_text, figures)
+    line = key_line(page_text, figure_format(app))
+    text = keyed_source(page_text, line)
     notebook = create_nb_reader(str(path), app.env.myst_config, app.env.mystnb_config, text).read(text)
     cells = [c for c in notebook.cells if c.cell_type == "code"]
-    if not cells or cells[-1].source.strip() != key_line(page_text, figures):
+    if not cells or cells[-1].source.strip() != line:
         fail(path, "a fence (``` or :::) is not closed, so it swallows the end of the page")
     return notebook
 
@@ -136,8 +135,9 @@ def add_key(app, docname: str, source: list[str]) -> None:
         return
     for module in sorted(dependencies(page_modules(source[0]))):
         app.env.note_dependency(os.path.relpath(module, app.srcdir))  # relative: survives a moved checkout
-    read_keyed(app, Path(app.env.doc2path(docname)), source[0])  # fails on a swallowed key
-    source[0] = keyed_source(source[0], figure_format(app))
+    notebook = read_keyed(app, Path(app.env.doc2path(docname)), source[0])  # fails on a swallowed key
+    key = [c for c in notebook.cells if c.cell_type == "code"][-1].source.strip()  # checked there
+    source[0] = keyed_source(source[0], key)
 
 
 # --- the cache ------------------------------------------------------------------------------------

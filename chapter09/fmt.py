@@ -131,15 +131,9 @@ def si_bytes(n_bytes, digits: int = 1) -> str:
     >>> si_bytes(17_179_869_184, 2)
     '17,18\\xa0GB'
     """
-    n_bytes, digits = _finite_real(n_bytes, "n_bytes"), _digits(digits)
-    if n_bytes < 0:
-        raise ValueError(f"n_bytes must be ≥ 0, got {n_bytes}")
-    power = 0
-    while power < len(_BYTE_UNITS) - 1 and n_bytes >= 1000 ** (power + 1):
-        power += 1
-    value = n_bytes / 1000**power
+    value, power = _prefixed(n_bytes, 1000, len(_BYTE_UNITS))
     text = format_unit(value, "digital-" + _BYTE_UNITS[power], length="short",
-                       format=_pattern(digits), locale=LOCALE)
+                       format=_pattern(_digits(digits)), locale=LOCALE)
     return text.replace(" ", NBSP)  # keep number and unit on one line
 
 
@@ -152,10 +146,16 @@ def binary_bytes(n_bytes, digits: int = 0) -> str:
     >>> binary_bytes(819_200), binary_bytes(17_179_869_184), binary_bytes(1_677_721_600, 2)
     ('800\\xa0KiB', '16\\xa0GiB', '1,56\\xa0GiB')
     """
-    n_bytes, digits = _finite_real(n_bytes, "n_bytes"), _digits(digits)
+    value, power = _prefixed(n_bytes, 1024, len(_BINARY_UNITS))
+    return decimal(value, digits) + NBSP + _BINARY_UNITS[power]
+
+
+def _prefixed(n_bytes, base: int, units: int) -> tuple[float, int]:
+    """``n_bytes`` over the largest power of ``base`` (below ``base**units``) that keeps it ≥ 1."""
+    n_bytes = _finite_real(n_bytes, "n_bytes")
     if n_bytes < 0:
         raise ValueError(f"n_bytes must be ≥ 0, got {n_bytes}")
     power = 0
-    while power < len(_BINARY_UNITS) - 1 and n_bytes >= 1024 ** (power + 1):
+    while power < units - 1 and n_bytes >= base ** (power + 1):
         power += 1
-    return decimal(n_bytes / 1024**power, digits) + NBSP + _BINARY_UNITS[power]
+    return n_bytes / base**power, power

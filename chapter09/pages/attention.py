@@ -67,7 +67,7 @@ def readout() -> WidgetClaims:
         # zero weights by underflow at the lowest temperature
         "w4_zero_weights": fmt.integer(zeros), "w4_n_weights": fmt.integer(w4.N**2),
         "w4_zeroed_exp": fmt.decimal(zeroed, 0), "w4_kept_exp": fmt.decimal(kept, 0),
-        "w4_ln_tiny": fmt.decimal(ln_tiny, 2),
+        "w4_ln_tiny": fmt.decimal(ln_tiny, 2), "w4_zeroed_weight": fmt.decimal(float(np.exp(zeroed)), 1),
         # scores set by hand against scores computed from the states (scaled dot product)
         "w4_sqrt_d": fmt.decimal(np.sqrt(w4.D), 2),
         "w4_dot_std_raw": fmt.decimal(seeds.dot_std_raw, 2), "w4_dot_std_scaled": fmt.decimal(seeds.dot_std_scaled, 2),
