@@ -1,10 +1,4 @@
-"""Widget 4's figures: the weights α at three temperatures, and the mean span against τ.
-
-The page imports this module (``book.show``): ``readout`` and ``controls`` come from
-``chapter09.pages.attention``, the figures are drawn here, from the same memoised readouts
-that gave the numbers.  The claims page does not import it, so an edit of a figure
-re-executes this page alone.
-"""
+"""Widget 4's figures: the weights α at three temperatures, and the mean span against τ."""
 
 from __future__ import annotations
 

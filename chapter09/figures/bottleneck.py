@@ -1,10 +1,4 @@
-"""Widget 3's figures: the reconstructible fraction against L, and the codes shared in the tiny case.
-
-The page imports this module (``book.show``): ``readout`` and ``controls`` come from
-``chapter09.pages.bottleneck``, the figures are drawn here, from the same memoised readouts
-that gave the numbers.  The claims page does not import it, so an edit of a figure
-re-executes this page alone.
-"""
+"""Widget 3's figures: the reconstructible fraction against L, and the codes shared in the tiny case."""
 
 from __future__ import annotations
 

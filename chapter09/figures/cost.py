@@ -1,10 +1,4 @@
-"""Widgets 5 and 6's figures: FLOPs per layer against L, and the memory kept to generate.
-
-The page imports this module (``book.show``): ``readout`` and ``controls`` come from
-``chapter09.pages.cost``, the figures are drawn here, from the same memoised readouts
-that gave the numbers.  The claims page does not import it, so an edit of a figure
-re-executes this page alone.
-"""
+"""Widgets 5 and 6's figures: FLOPs per layer against L, and the memory kept to generate."""
 
 from __future__ import annotations
 

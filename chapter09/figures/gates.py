@@ -1,10 +1,4 @@
-"""Widget 7's figure: σ(a)⊙b per channel, and what the top-k router keeps of it.
-
-The page imports this module (``book.show``): ``readout`` and ``controls`` come from
-``chapter09.pages.gates``, the figures are drawn here, from the same memoised readouts
-that gave the numbers.  The claims page does not import it, so an edit of a figure
-re-executes this page alone.
-"""
+"""Widget 7's figure: σ(a)⊙b per channel, and what the top-k router keeps of it."""
 
 from __future__ import annotations
 

@@ -1,10 +1,4 @@
-"""Widget 2's figure: the gradient through the RNN, the LSTM's cell path and the whole LSTM.
-
-The page imports this module (``book.show``): ``readout`` and ``controls`` come from
-``chapter09.pages.lstm_gradient``, the figures are drawn here, from the same memoised readouts
-that gave the numbers.  The claims page does not import it, so an edit of a figure
-re-executes this page alone.
-"""
+"""Widget 2's figure: the gradient through the RNN, the LSTM's cell path and the whole LSTM."""
 
 from __future__ import annotations
 
@@ -31,12 +25,7 @@ def plot_gradient_paths(rnn_readout, lstm_readout) -> Figure:
     ax.semilogy(k, np.exp(lstm_readout.log_cell), "--", color=GREEN, label="LSTM, només el camí de la cel·la")
     ax.semilogy(k, np.exp(lstm_readout.log_cell[0]) * f**k, ":", color=ORANGE,
                 label=f"$f^k$ amb f = {fmt.decimal(f)}")
-    ax.set_xlabel("passos enrere $k$")
-    ax.set_ylabel("norma del gradient")
-    power_ticks(ax)
-    catalan_ticks(ax, "x")
-    ax.legend(fontsize=8, loc="lower left")
-    return fig
+    return _gradient_axes(fig, ax, "passos enrere $k$")
 
 
 def plot_stack(residual, plain) -> Figure:
@@ -46,7 +35,12 @@ def plot_stack(residual, plain) -> Figure:
     k = np.arange(residual.log_norms.size)
     ax.semilogy(k, np.exp(residual.log_norms), "-", color=BLUE, label="amb la connexió residual, $x + F(x)$")
     ax.semilogy(k, np.exp(plain.log_norms), "--", color=GREY, label="sense, $F(x)$")
-    ax.set_xlabel("capes enrere $k$")
+    return _gradient_axes(fig, ax, "capes enrere $k$")
+
+
+def _gradient_axes(fig, ax, xlabel: str) -> Figure:
+    """The gradient norm (log scale) against how far back, labelled the Catalan way."""
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("norma del gradient")
     power_ticks(ax)
     catalan_ticks(ax, "x")

@@ -1,10 +1,5 @@
 """Widget 1's figures: the gradient norm against the steps back (with the estimate and Pascanu et
 al.'s bound), three settings, and the slope and the mean tanh′ swept against ρ.
-
-The page imports this module (``book.show``): ``readout`` and ``controls`` come from
-``chapter09.pages.rnn_gradient``, the figures are drawn here, from the same memoised readouts
-that gave the numbers.  The claims page does not import it, so an edit of a figure
-re-executes this page alone.
 """
 
 from __future__ import annotations
