@@ -32,6 +32,8 @@ do not show the key cell.
 
 from __future__ import annotations
 
+import copy
+import functools
 import os
 import re
 import shutil
@@ -80,11 +82,19 @@ def keyed_notebook(app, path: Path):
 
 def read_keyed(app, path: Path, page_text: str):
     """Read the keyed page as myst-nb does, and check that the key came out as its last cell
-    (an unclosed fence would swallow it, and the page would be cached without its key)."""
+    (an unclosed fence would swallow it, and the page would be cached without its key).
+
+    A build asks for the same page up to three times (to decide whether kernels must start, to
+    execute it, and while Sphinx reads it): it is read once per text, and each caller gets its
+    own copy, since executing a notebook changes it."""
     problem = front_matter_problem(page_text)
     if problem:
         fail(path, f"{problem}; a page that runs code starts with\n{FRONT_MATTER}")
-    line = key_line(page_text, figure_format(app))
+    return copy.deepcopy(_read_keyed(app, path, page_text, key_line(page_text, figure_format(app))))
+
+
+@functools.lru_cache(maxsize=64)
+def _read_keyed(app, path: Path, page_text: str, line: str):
     text = keyed_source(page_text, line)
     notebook = create_nb_reader(str(path), app.env.myst_config, app.env.mystnb_config, text).read(text)
     cells = [c for c in notebook.cells if c.cell_type == "code"]

@@ -31,7 +31,7 @@ from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
 from sphinx.errors import SphinxError
 from sphinx.util import logging
 
-from chapter09.provenance import is_notebook_page, page_modules
+from chapter09.provenance import PACKAGE, dependencies, is_notebook_page, page_modules
 from kernel_pool import KERNEL, KernelPool, renumber
 
 # jupyter-cache and exec_keys (myst-nb) are imported where they are used: this module is
@@ -68,6 +68,21 @@ def unexecuted(app, pages: dict[str, Path]) -> dict:
         except KeyError:
             out[docname] = notebook
     return out
+
+
+def running_order(pages: dict[str, Path]) -> list[str]:
+    """The pages in the order the kernels take them.  A page whose modules include all of
+    another page's (the claims page recomputes every widget) goes after it: by then a kernel
+    may remember those numbers (``chapter09.common.memo``).  Otherwise the most code to run
+    first (the page's cells and the ``chapter09`` modules they import), so that no kernel is
+    left with a long page when the others have finished (longest-first scheduling, with the
+    size of the code as the estimate of its time)."""
+    texts = {d: p.read_text(encoding="utf-8") for d, p in pages.items()}
+    needs = {d: dependencies(page_modules(t)) for d, t in texts.items()}
+    weight = {d: len(texts[d].encode()) + sum(p.stat().st_size for p in needs[d]) for d in pages}
+    numbers = {d: {p for p in needs[d] if p.relative_to(PACKAGE).parts[0] != "figures"} for d in pages}
+    covers = {d: sum(1 for o in pages if o != d and numbers[o] < numbers[d]) for d in pages}
+    return sorted(pages, key=lambda d: (covers[d], -weight[d], d))
 
 
 def failing_cell(notebook) -> int:
@@ -131,6 +146,7 @@ def execute_before_reading(app, env, docnames) -> None:
         notebooks = unexecuted(app, pages)
         if not notebooks:
             return
+        notebooks = {d: notebooks[d] for d in running_order({d: pages[d] for d in notebooks})}
         if pool is None:
             pool = _pool(app, pages)
             pool.timeout = app.config.nb_execution_timeout
