@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: html test pdf bench preview clean
+.PHONY: html test pdf bench preview snapshot clean
 
 html: $(STAMP)
 	$(BIN)/sphinx-build -j auto -W --keep-going -c . book _build/html
@@ -20,6 +20,9 @@ pdf: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py
+
+snapshot: $(STAMP)
+	$(BIN)/python tools/snapshot.py --update
 
 preview: $(STAMP)
 	$(BIN)/sphinx-autobuild -c . book _build/html --watch chapter09

@@ -25,6 +25,7 @@ exclude_patterns = ["**.ipynb_checkpoints"]
 extensions = ["interrupt", "shared_kernels", "myst_nb", "sphinxcontrib.bibtex", "catalan", "offline_math",
               "notebooks", "exec_keys", "sphinx_togglebutton", "sphinx_copybutton"]
 copybutton_exclude = ".linenos, .gp, .go"  # copy the code alone: no line numbers, prompts or outputs
+copybutton_selector = "div.cell_input div.highlight pre"  # a button on the code cells, none on their outputs
 togglebutton_hint = "Mostra"
 togglebutton_hint_hide = "Amaga"
 templates_path = ["book/_templates"]  # Catalan for the theme's hard-coded strings
@@ -46,6 +47,10 @@ nb_execution_timeout = 300  # the slowest page takes a few seconds; this is a ha
 # Its keys carry the chapter09 code each page imports, the libraries' versions and the
 # figure format (_ext/exec_keys.py); the pages run in warm kernels (_ext/shared_kernels.py).
 nb_merge_streams = True
+# Anything a cell writes to stderr is a build warning (so -W stops): a claim of the registry
+# that no longer holds is reported there (chapter09.claims.warn_on_broken), and so would be
+# a library's warning.
+nb_output_stderr = "warn"
 nb_render_markdown_format = "myst"  # tables written by cells
 
 # -- HTML ------------------------------------------------------------------------------

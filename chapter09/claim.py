@@ -38,6 +38,12 @@ class Claim:
     computed: str         # what the code computes (template over glue keys)
     holds: bool           # the statement as the book now prints it holds
     robustness: str = ""  # share of seeds for which it holds (template), for draw-dependent claims
+    expected_to_hold: bool = True  # False only for a statement the book prints to show it fails
+
+    @property
+    def broken(self) -> bool:
+        """It no longer says what the registry expects of it: the build stops (see ``claims``)."""
+        return self.holds != self.expected_to_hold
 
 
 @dataclass(frozen=True)

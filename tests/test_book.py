@@ -99,3 +99,22 @@ def test_interface_is_in_catalan_and_offline(built_book):
     assert (built_book / "_static" / "mathjax" / "tex-chtml.js").exists()
     language = (built_book / "_static" / "language_data.js").read_text(encoding="utf-8")
     assert '"aquestes"' in language  # the Catalan stop words of the search index
+
+
+@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+def test_visible_examples_show_their_code_and_the_pinned_outputs(built_book, w):
+    """The «Amb codi» cells are on the page with their outputs, exactly as pinned (and as the
+    test suite runs them: tests/test_snapshot.py), and a copy button copies the code alone."""
+    import json
+
+    import snapshot
+
+    pinned = json.loads(snapshot.SNAPSHOT.read_text(encoding="utf-8"))[w.page]["examples"]
+    article = page_text(built_book, w.page)
+    sources = [c.get_text() for c in article.select("div.cell div.cell_input pre")]
+    outputs = [o.get_text() for o in article.select("div.cell div.cell_output pre")]
+    for code, output in zip(snapshot.visible_cells((BOOK / f"{w.page}.md").read_text(encoding="utf-8")), pinned):
+        assert code.strip() in [s.strip() for s in sources], f"{w.page}: a visible example is not shown"
+        assert output in outputs, f"{w.page}: the page shows no output {output!r}"
+    script = (built_book / "_static" / "copybutton.js").read_text(encoding="utf-8")
+    assert "div.cell_input div.highlight pre" in script, "copy buttons belong on code cells, not on outputs"

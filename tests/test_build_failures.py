@@ -85,3 +85,16 @@ def test_kernels_that_cannot_start_say_why(tmp_path):
     assert status != 0
     line = first_error(log)
     assert "the Jupyter kernel 'python3' (false {connection_file}" in line and "could not start" in line
+
+
+def test_a_claim_that_stops_holding_fails_the_build(tmp_path):
+    """A broken formula (an RNN state of four vectors instead of two) must not publish
+    «no es compleix» on the claims page with exit 0."""
+    repo = small_copy(tmp_path / "repo", ("afirmacions",))
+    module = repo / "chapter09" / "cost.py"
+    text = module.read_text(encoding="utf-8")
+    assert "\nSTATE_VECTORS = 2" in text
+    module.write_text(text.replace("\nSTATE_VECTORS = 2", "\nSTATE_VECTORS = 4"), encoding="utf-8")
+    status, log = build(repo)
+    assert status != 0, "the build published a claim that no longer holds"
+    assert "afirmacions.md" in log and "stderr was found in the cell outputs" in log

@@ -1,0 +1,58 @@
+"""Every string a page glues and every output of a visible example is pinned
+(``tests/snapshot.json``, updated on purpose with ``make snapshot``)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+import snapshot  # tools/snapshot.py (conftest puts tools/ on the path)
+from conftest import BOOK
+
+PINNED = json.loads(snapshot.SNAPSHOT.read_text(encoding="utf-8"))
+NOW = snapshot.current()
+
+
+def test_glued_strings_and_examples_match_the_snapshot():
+    changes = snapshot.differences(PINNED, NOW)
+    assert not changes, ("the book's numbers changed; if that is meant, run `make snapshot` and commit "
+                         "tests/snapshot.json:\n" + "\n".join(changes))
+
+
+@pytest.mark.parametrize("page", sorted(NOW))
+def test_every_widget_page_shows_runnable_examples(page):
+    cells = snapshot.visible_cells((BOOK / f"{page}.md").read_text(encoding="utf-8"))
+    assert 2 <= len(cells) <= 5, f"{page}: {len(cells)} visible code cells (the section «Amb codi» has 2 to 5)"
+    assert "from chapter09 import" in cells[0], f"{page}: the first example imports what it uses"
+
+
+@pytest.mark.parametrize("page", sorted(NOW))
+def test_each_example_prints_numbers_the_prose_glues(page):
+    """An example is where a number comes from: each one prints at least one string that the
+    page also glues into its prose, and every number it prints is one of them."""
+    glued = set(NOW[page]["glue"].values())
+    for i, output in enumerate(NOW[page]["examples"], 1):
+        shown = [value for line in output.splitlines() for value in [line.rsplit(": ", 1)[-1].rsplit(" = ", 1)[-1]]]
+        numbers = [v.removesuffix(" FLOP") for v in shown if re.search(r"\d", v)]
+        assert numbers, f"{page}: visible cell {i} prints no number"
+        strays = [v for v in numbers if v not in glued]
+        assert not strays, f"{page}: visible cell {i} prints {strays}, which the page does not glue"
+
+
+def test_a_changed_number_is_named_with_its_key_and_both_values():
+    new = json.loads(json.dumps(PINNED))
+    new["03-coll-ampolla"]["glue"]["w3_fraction_2"] = "0,38\xa0%"
+    new["04-atencio"]["examples"][0] = "abast efectiu mitjà: 5,94\n"
+    changes = snapshot.differences(PINNED, new)
+    assert changes[0] == "03-coll-ampolla: w3_fraction_2: '0,39\\xa0%' → '0,38\\xa0%'"
+    assert changes[1].startswith("04-atencio: visible cell 1 prints 'abast efectiu mitjà: 5,94\\n'")
+    assert len(changes) == 2
+
+
+def test_hidden_cells_are_not_examples():
+    page = ("```{code-cell} ipython3\n:tags: [remove-input]\n\nbook.show(page)\n```\n\n"
+            "```{code-cell} ipython3\nprint(1 + 1)\n```\n\n"
+            "```{code-cell} ipython3\n:tags: [hide-cell, other]\n\nx = 1\n```\n")
+    assert snapshot.visible_cells(page) == ["print(1 + 1)"]
+    assert snapshot.run_cells(["x = 2", "print(x)", "x * 3", "None"]) == ["", "2\n", "6\n", ""]

@@ -1,0 +1,120 @@
+"""The book's pinned strings: what every page glues, and what its visible examples print.
+
+A number on a page reaches it by one of two roads: a ``{glue:text}`` role, whose string
+the page's module computes (``chapter09.pages``), or the printed output of a code cell
+the reader sees ("Amb codi").  Both are pinned in ``tests/snapshot.json``, and
+``tests/test_snapshot.py`` fails, naming the page, the key and the old and the new
+string, as soon as either changes.  A change that is meant is accepted with one command:
+
+    make snapshot          (python tools/snapshot.py --update)
+
+and the diff of ``tests/snapshot.json`` shows it in review.  Without ``--update`` the
+command prints the differences and exits with 1.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BOOK = ROOT / "book"
+SNAPSHOT = ROOT / "tests" / "snapshot.json"
+CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.M | re.S)
+HIDDEN = {"remove-input", "remove-cell", "hide-input", "hide-cell"}
+
+
+def code_cells(page_text: str) -> list[tuple[set[str], str]]:
+    """Each code cell of a MyST page: its tags and its code (option lines removed)."""
+    cells = []
+    for body in CELL.findall(page_text):
+        lines = body.splitlines()
+        options = [line for line in lines if line.startswith(":")]
+        tags = set()
+        for option in options:
+            if option.startswith(":tags:"):
+                tags |= {t.strip() for t in option.split(":", 2)[2].strip(" []").split(",") if t.strip()}
+        code = "\n".join(line for line in lines if not line.startswith(":")).strip("\n")
+        cells.append((tags, code))
+    return cells
+
+
+def visible_cells(page_text: str) -> list[str]:
+    """The code a reader sees on the page: every cell not tagged to hide its input."""
+    return [code for tags, code in code_cells(page_text) if not tags & HIDDEN]
+
+
+def run_cells(cells: list[str]) -> list[str]:
+    """Run ``cells`` one after another in one namespace, as a kernel would, and return what
+    each prints (a last bare expression is shown, as in Jupyter)."""
+    namespace: dict = {"__name__": "__main__"}
+    outputs = []
+    for code in cells:
+        tree = ast.parse(code)
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(tree, "<cell>", "exec"), namespace)  # noqa: S102  (the book's own examples)
+            if last is not None:
+                value = eval(compile(ast.Expression(last.value), "<cell>", "eval"), namespace)  # noqa: S307
+                if value is not None:
+                    print(repr(value))
+        outputs.append(out.getvalue())
+    return outputs
+
+
+def glued() -> dict[str, dict[str, str]]:
+    """Every string each widget page glues, by page and key."""
+    sys.path.insert(0, str(ROOT))
+    from chapter09 import claims
+
+    return {w.page: dict(sorted(w.numbers.items())) for w in claims.registry()}
+
+
+def current() -> dict:
+    pages = {}
+    for page, numbers in glued().items():
+        text = (BOOK / f"{page}.md").read_text(encoding="utf-8")
+        pages[page] = {"glue": numbers, "examples": run_cells(visible_cells(text))}
+    return pages
+
+
+def differences(old: dict, new: dict) -> list[str]:
+    """What changed, one line each: page, key (or example number), old and new string."""
+    lines = []
+    for page in sorted(set(old) | set(new)):
+        if page not in old or page not in new:
+            lines.append(f"{page}: page {'added' if page in new else 'removed'}")
+            continue
+        before, after = old[page]["glue"], new[page]["glue"]
+        for key in sorted(set(before) | set(after)):
+            if before.get(key) != after.get(key):
+                lines.append(f"{page}: {key}: {before.get(key, '(absent)')!r} → {after.get(key, '(absent)')!r}")
+        before, after = old[page]["examples"], new[page]["examples"]
+        for i in range(max(len(before), len(after))):
+            was = before[i] if i < len(before) else "(absent)"
+            now = after[i] if i < len(after) else "(absent)"
+            if was != now:
+                lines.append(f"{page}: visible cell {i + 1} prints {now!r}, pinned {was!r}")
+    return lines
+
+
+def main(argv: list[str]) -> int:
+    new = current()
+    old = json.loads(SNAPSHOT.read_text(encoding="utf-8")) if SNAPSHOT.exists() else {}
+    changes = differences(old, new)
+    if "--update" in argv:
+        SNAPSHOT.write_text(json.dumps(new, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        print("\n".join(changes) or "no change", f"\nwritten: {SNAPSHOT.relative_to(ROOT)}", sep="")
+        return 0
+    print("\n".join(changes) or "the snapshot matches the book")
+    return 1 if changes else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
