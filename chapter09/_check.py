@@ -9,24 +9,33 @@ import numbers
 import numpy as np
 
 
+class InvalidParameter(ValueError):
+    """A parameter out of its range or of the wrong type.  The message is for a programmer; the
+    fields let a reader's interface (``python -m chapter09``) say the same in Catalan."""
+
+    def __init__(self, name: str, value, kind: str, lo, hi, lo_open: bool = False):
+        self.name, self.value, self.kind, self.lo, self.hi, self.lo_open = name, value, kind, lo, hi, lo_open
+        if kind == "integer":
+            allowed = f"an integer from {lo} to {hi}"
+        else:
+            allowed = f"a real number in {'(' if lo_open else '['}{lo}, {hi}]"
+        shown = "NaN" if isinstance(value, float) and math.isnan(value) else repr(value)
+        super().__init__(f"{name} must be {allowed}, got {shown}")
+
+
 def integer(name: str, value, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer from {lo} to {hi}, got {value!r}")
-    if not lo <= value <= hi:
-        raise ValueError(f"{name} must be an integer from {lo} to {hi}, got {value}")
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not lo <= value <= hi:
+        raise InvalidParameter(name, value, "integer", lo, hi)
     return int(value)
 
 
 def real(name: str, value, lo: float, hi: float, *, lo_open: bool = False) -> float:
-    interval = f"{'(' if lo_open else '['}{lo}, {hi}]"
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a real number in {interval}, got {value!r}")
-    value = float(value)
-    if math.isnan(value):
-        raise ValueError(f"{name} must be a real number in {interval}, got NaN")
-    if not (lo < value if lo_open else lo <= value) or not value <= hi:
-        raise ValueError(f"{name} must be a real number in {interval}, got {value}")
-    return value
+        raise InvalidParameter(name, value, "real", lo, hi, lo_open)
+    number = float(value)
+    if math.isnan(number) or not (lo < number if lo_open else lo <= number) or not number <= hi:
+        raise InvalidParameter(name, number, "real", lo, hi, lo_open)
+    return number
 
 
 def frozen(a, dtype=np.float64) -> np.ndarray:

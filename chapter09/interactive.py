@@ -30,8 +30,13 @@ class Control:
     initial: int
 
     def as_dict(self) -> dict:
-        return {"name": self.name, "label": self.label, "labels": list(self.labels),
-                "initial": self.initial}
+        return {"name": self.name, "label": self.label, "values": [_plain(v) for v in self.values],
+                "labels": list(self.labels), "initial": self.initial}
+
+
+def _plain(value):
+    """A control's value as JSON writes it (numpy scalars become Python numbers)."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def control(name: str, label: str, values, initial, formatter) -> Control:

@@ -141,16 +141,27 @@ TEMPERATURES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 
                 50.0, 100.0, 200.0, 500.0, 1000.0)
 
 
+LABELS = {"span": "abast efectiu (mitjana)", "part": "1/Σα² (mitjana)", "sums": "màx. |Σα − 1|",
+          "minw": "pes mínim", "hull": "excés fora de l'envolupant",
+          "copy": "distància a l'estat més proper", "mean": "distància a la mitjana"}
+
+
+def reading(tau: float = w4.TEMPERATURE) -> dict[str, str]:
+    """Widget 4's readout at any temperature ``tau``: the strings the widget shows (keys of
+    :data:`LABELS`)."""
+    a = w4.attend(temperature=tau)
+    return {"span": fmt.decimal(a.span.mean(), 3), "part": fmt.decimal(a.participation.mean(), 3),
+            "sums": fmt.power_of_ten(float(np.abs(a.row_sums - 1).max())) if np.any(a.row_sums != 1) else "0,0",
+            "minw": fmt.power_of_ten(a.min_weight) if a.min_weight else "0,0",
+            "hull": fmt.decimal(a.hull_excess, 1),
+            "copy": fmt.decimal(a.copy_gap, 4), "mean": fmt.decimal(a.mean_gap, 2)}
+
+
 def controls() -> dict:
     def state(tau):
         a = w4.attend(temperature=tau)
         return {
-            "readout": {"span": fmt.decimal(a.span.mean(), 3), "part": fmt.decimal(a.participation.mean(), 3),
-                        "sums": fmt.power_of_ten(float(np.abs(a.row_sums - 1).max()))
-                        if np.any(a.row_sums != 1) else "0,0",
-                        "minw": fmt.power_of_ten(a.min_weight) if a.min_weight else "0,0",
-                        "hull": fmt.decimal(a.hull_excess, 1),
-                        "copy": fmt.decimal(a.copy_gap, 4), "mean": fmt.decimal(a.mean_gap, 2)},
+            "readout": reading(tau),
             "plot": {"kind": "heatmap", "xlabel": "paraula d'entrada j", "ylabel": "pas de sortida t",
                      "z": [_round(row, 3) for row in a.alpha]},
         }
@@ -158,6 +169,4 @@ def controls() -> dict:
     return spec("w4", [
         control("tau", "temperatura τ", TEMPERATURES, w4.TEMPERATURE,
                 tau_text),
-    ], state, {"span": "abast efectiu (mitjana)", "part": "1/Σα² (mitjana)", "sums": "màx. |Σα − 1|",
-               "minw": "pes mínim", "hull": "excés fora de l'envolupant",
-               "copy": "distància a l'estat més proper", "mean": "distància a la mitjana"})
+    ], state, LABELS)

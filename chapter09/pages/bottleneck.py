@@ -89,6 +89,19 @@ def _big(n: int) -> str:
     return fmt.integer(n) if n < 10**15 else fmt.power_of_ten(float(n))
 
 
+LABELS = {"codes": "codis 2^(d·q)", "sentences": "frases V^L", "missing": "bits que falten",
+          "fraction": "fracció reconstruïble màxima"}
+
+
+def reading(d: int = w3.D, q: int = w3.Q, V: int = w3.V, L: int = w3.L) -> dict[str, str]:
+    """Widget 3's readout at any setting: the strings the widget shows (keys of :data:`LABELS`)."""
+    b = w3.bottleneck(d, q, V, L)
+    return {"codes": _big(b.codes), "sentences": _big(b.sentences),
+            "missing": fmt.decimal(max(b.missing_bits, 0.0), 1),
+            "fraction": fmt.percent(float(b.fraction), 6) if b.fraction >= 1e-6
+            else fmt.power_of_ten(float(b.fraction) * 100) + fmt.NBSP + "%"}
+
+
 def controls() -> dict:
     lengths = tuple(range(1, 13))
 
@@ -96,10 +109,7 @@ def controls() -> dict:
         b = w3.bottleneck(d, q, V, L)
         curve = [float(w3.bottleneck(d, q, V, n).fraction) for n in lengths]
         return {
-            "readout": {"codes": _big(b.codes), "sentences": _big(b.sentences),
-                        "missing": fmt.decimal(max(b.missing_bits, 0.0), 1),
-                        "fraction": fmt.percent(float(b.fraction), 6) if b.fraction >= 1e-6
-                        else fmt.power_of_ten(float(b.fraction) * 100) + fmt.NBSP + "%"},
+            "readout": reading(d, q, V, L),
             "plot": {"kind": "lines", "ylog": True, "xlabel": "longitud L", "ylabel": "fracció reconstruïble",
                      "marker": {"x": L, "y": float(b.fraction)},
                      "series": [{"label": "fita", "x": list(lengths), "y": _round(curve)}]},
@@ -110,5 +120,4 @@ def controls() -> dict:
         control("q", "q (bits per component)", (4, 8, 16), w3.Q, fmt.integer),
         control("V", "V (vocabulari)", (2, 1024, 32000), w3.V, fmt.integer),
         control("L", "L (paraules)", lengths, w3.L, fmt.integer),
-    ], state, {"codes": "codis 2^(d·q)", "sentences": "frases V^L", "missing": "bits que falten",
-               "fraction": "fracció reconstruïble màxima"})
+    ], state, LABELS)

@@ -156,19 +156,28 @@ def readout() -> WidgetClaims:
 
 # --- widgets 5 and 6 --------------------------------------------------------------------------
 
+LABELS = {"transformer": "FLOP per capa, Transformer", "rnn": "FLOP per capa, RNN simple",
+          "lstm": "FLOP per capa, LSTM", "ratio": "Transformer / RNN simple", "ratio_lstm": "Transformer / LSTM",
+          "state": "memòria: estat de la LSTM (h i c)", "kv": "memòria: KV-cache"}
+
+
+def reading(L: int = w5.L, d: int = w5.D) -> dict[str, str]:
+    """Widgets 5 and 6's readout at any length ``L`` (tokens) and width ``d``: the strings the
+    widget shows (keys of :data:`LABELS`)."""
+    kv = w5.kv_cache_bytes(L, d)
+    return {"transformer": fmt.power_of_ten(w5.transformer_flops(L, d)), "rnn": fmt.power_of_ten(w5.rnn_flops(L, d)),
+            "lstm": fmt.power_of_ten(w5.lstm_flops(L, d)), "ratio": fmt.decimal(float(w5.ratio(L, d))),
+            "ratio_lstm": fmt.decimal(float(w5.ratio(L, d, "LSTM"))),
+            "state": fmt.si_bytes(w5.recurrent_state_bytes(d)), "kv": fmt.si_bytes(kv, 2 if kv >= 1e10 else 1)}
+
+
 def controls() -> dict:
     lengths = tuple(2**k for k in range(4, 18))   # 16 … 131.072
 
     def state(L, d):
         memory_L = np.array([2**k for k in range(0, 18)])
         return {
-            "readout": {"transformer": fmt.power_of_ten(w5.transformer_flops(L, d)),
-                        "rnn": fmt.power_of_ten(w5.rnn_flops(L, d)),
-                        "lstm": fmt.power_of_ten(w5.lstm_flops(L, d)),
-                        "ratio": fmt.decimal(float(w5.ratio(L, d))),
-                        "ratio_lstm": fmt.decimal(float(w5.ratio(L, d, "LSTM"))),
-                        "state": fmt.si_bytes(w5.recurrent_state_bytes(d)),
-                        "kv": fmt.si_bytes(w5.kv_cache_bytes(L, d), 2 if w5.kv_cache_bytes(L, d) >= 1e10 else 1)},
+            "readout": reading(L, d),
             "plot": {"kind": "lines", "xlog": True, "ylog": True, "xlabel": "tokens L", "ylabel": "bytes",
                      "marker": {"x": L, "y": w5.kv_cache_bytes(L, d)},
                      "series": [
@@ -181,8 +190,4 @@ def controls() -> dict:
     return spec("w5", [
         control("L", "L (tokens)", lengths, w5.L, fmt.integer),
         control("d", "d (amplada)", (256, 512, 1024, 2048), w5.D, fmt.integer),
-    ], state, {"transformer": "FLOP per capa, Transformer", "rnn": "FLOP per capa, RNN simple",
-               "lstm": "FLOP per capa, LSTM",
-               "ratio": "Transformer / RNN simple", "ratio_lstm": "Transformer / LSTM",
-               "state": "memòria: estat de la LSTM (h i c)",
-               "kv": "memòria: KV-cache"})
+    ], state, LABELS)

@@ -94,13 +94,24 @@ def readout() -> WidgetClaims:
 
 # --- widget 7 ---------------------------------------------------------------------------------
 
+LABELS = {"off": "canals apagats", "off_exact": "canals apagats (exacte)", "gap": "diferència amb la porta",
+          "lstm": "diferència LSTM", "swiglu": "diferència SwiGLU"}
+
+
+def reading(top_k: int = w7.CHANNELS) -> dict[str, str]:
+    """Widget 7's readout with the router keeping ``top_k`` of the channels (the page's seed):
+    the strings the widget shows (keys of :data:`LABELS`)."""
+    g = w7.gates(seed=0, top_k=top_k)
+    return {"off": fmt.percent(g.switched_off, 0), "off_exact": fmt.percent(g.switched_off, 1),
+            "gap": fmt.decimal(g.topk_gap, 3), "lstm": fmt.decimal(g.lstm_gap, 1),
+            "swiglu": fmt.power_of_ten(g.swiglu_gap)}
+
+
 def controls() -> dict:
     def state(top_k):
         g = w7.gates(seed=0, top_k=top_k)
         return {
-            "readout": {"off": fmt.percent(g.switched_off, 0), "off_exact": fmt.percent(g.switched_off, 1),
-                        "gap": fmt.decimal(g.topk_gap, 3), "lstm": fmt.decimal(g.lstm_gap, 1),
-                        "swiglu": fmt.power_of_ten(g.swiglu_gap)},
+            "readout": reading(top_k),
             "plot": {"kind": "bars", "xlabel": "canal", "ylabel": "sortida",
                      "labels": [str(j + 1) for j in range(g.channels)],
                      "series": [{"label": "σ(a)⊙b", "y": _round(w7.reference(g.a, g.b))},
@@ -109,5 +120,4 @@ def controls() -> dict:
 
     return spec("w7", [
         control("top_k", "top-k", tuple(range(1, w7.CHANNELS + 1)), w7.CHANNELS, fmt.integer),
-    ], state, {"off": "canals apagats", "off_exact": "canals apagats (exacte)",
-               "gap": "diferència amb la porta", "lstm": "diferència LSTM", "swiglu": "diferència SwiGLU"})
+    ], state, LABELS)

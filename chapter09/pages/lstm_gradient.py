@@ -185,6 +185,19 @@ def readout() -> WidgetClaims:
 
 # --- widget 2 ---------------------------------------------------------------------------------
 
+LABELS = {"whole": "factor de tot el gradient", "cell": "factor del camí de la cel·la",
+          "geo": "mitjana geomètrica de f_t", "rnn": "factor de la RNN"}
+
+
+def reading(forget: float = w2.FORGET, pinned: bool = False) -> dict[str, str]:
+    """Widget 2's readout at any setting, with widget 1's seed: the strings the widget shows
+    (keys of :data:`LABELS`).  ``forget`` is the forget gate's mean f, ``pinned`` holds it at f."""
+    seed = w1.page_seed()
+    r, rnn = w2.simulate(forget=forget, pinned=pinned, seed=seed), w1.simulate(seed=seed)
+    return {"whole": fmt.decimal(r.whole_factor, 3), "cell": fmt.decimal(r.cell_path_factor, 3),
+            "geo": fmt.decimal(r.geometric_mean_f, 4), "rnn": fmt.decimal(float(np.exp(rnn.measured_slope)))}
+
+
 def controls() -> dict:
     seed = w1.page_seed()
     rnn = w1.simulate(seed=seed)
@@ -193,9 +206,7 @@ def controls() -> dict:
         r = w2.simulate(forget=forget, pinned=pinned, seed=seed)
         k = r.steps_back
         return {
-            "readout": {"whole": fmt.decimal(r.whole_factor, 3), "cell": fmt.decimal(r.cell_path_factor, 3),
-                        "geo": fmt.decimal(r.geometric_mean_f, 4),
-                        "rnn": fmt.decimal(float(np.exp(rnn.measured_slope)))},
+            "readout": reading(forget, pinned),
             "plot": {"kind": "lines", "ylog": True, "xlabel": "passos enrere k", "ylabel": "norma del gradient",
                      "series": [
                          {"label": "RNN", "x": k.tolist(), "y": _round(np.exp(rnn.log_grad_norms))},
@@ -207,5 +218,4 @@ def controls() -> dict:
     return spec("w2", [
         control("forget", "f", w2.FORGETS, w2.FORGET, lambda v: fmt.decimal(v, 2 if v < 1 else 0)),
         control("pinned", "porta d'oblit", (False, True), False, lambda v: "fixa" if v else "amb porta"),
-    ], state, {"whole": "factor de tot el gradient", "cell": "factor del camí de la cel·la",
-               "geo": "mitjana geomètrica de f_t", "rnn": "factor de la RNN"})
+    ], state, LABELS)

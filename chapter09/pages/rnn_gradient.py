@@ -195,13 +195,27 @@ class _Entry:
 
 # --- widget 1 ---------------------------------------------------------------------------------
 
+LABELS = {"rho": "radi espectral ρ", "tp": "tanh′ mitjana", "product": "producte ρ·tanh′",
+          "pred": "pendent previst", "meas": "pendent mesurat", "bound": "fita de Pascanu",
+          "verdict": "gradient"}
+
+
+def reading(w_scale: float = w1.W_SCALE, input_scale: float = w1.INPUT_SCALE) -> dict[str, str]:
+    """Widget 1's readout at any setting, with the page's seed: the strings the widget shows
+    (keys of :data:`LABELS`).  ``w_scale`` multiplies W_hh, ``input_scale`` the input."""
+    r = w1.simulate(w_scale=w_scale, input_scale=input_scale, seed=w1.page_seed())
+    return {"rho": fmt.decimal(r.spectral_radius), "tp": fmt.decimal(r.mean_tanh_prime),
+            "product": fmt.decimal(r.product), "pred": fmt.decimal(r.predicted_slope),
+            "meas": fmt.decimal(r.measured_slope), "bound": fmt.decimal(r.bound_slope), "verdict": _verdict(r)}
+
+
 def controls() -> dict:
     seed = w1.page_seed()
     scales = tuple(np.round(np.arange(1, 41) * 0.1, 1))
     input_scales = (0.05, 0.25, 0.5, 1.0)
     sweeps = {x: w1.sweep(x, seed, scales=np.array(scales)) for x in input_scales}  # a batch per input
 
-    def state(w_scale, input_scale):
+    def state(w_scale, input_scale):  # reading(w_scale, input_scale), from the sweep's batch
         sw, i = sweeps[input_scale], scales.index(w_scale)
         predicted = sw.predicted_slope[i]
         k = np.arange(sw.log_grad_norms.shape[1])
@@ -221,9 +235,7 @@ def controls() -> dict:
         control("w_scale", "escala de W_hh", scales, w1.W_SCALE, lambda v: fmt.decimal(v, 1)),
         control("input_scale", "escala de l'entrada", input_scales, w1.INPUT_SCALE,
                 lambda v: fmt.decimal(v, 2 if v < 0.1 else (1 if v < 1 else 0))),
-    ], state, {"rho": "radi espectral ρ", "tp": "tanh′ mitjana", "product": "producte ρ·tanh′",
-               "pred": "pendent previst", "meas": "pendent mesurat", "bound": "fita de Pascanu",
-               "verdict": "gradient"})
+    ], state, LABELS)
 
 
 def _maybe(x: float | None) -> str:

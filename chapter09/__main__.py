@@ -1,0 +1,179 @@
+"""A widget's readout in a terminal: ``python -m chapter09 <figura> [--paràmetre valor …]``.
+
+The same strings as the widget on the page (each page module's ``reading``), for any
+setting the widget's functions allow, not only the positions of its controls::
+
+    $ python -m chapter09 atencio --tau 0,05
+    Els pesos de l’atenció (τ = 0,05)
+      abast efectiu (mitjana)          1,005
+      …
+
+Everything the reader sees is in Catalan: the help (``--help``), the labels, and an
+error that names the parameter and the values it may take.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import re
+import sys
+from dataclasses import dataclass
+
+from . import fmt
+from ._check import InvalidParameter
+
+
+@dataclass(frozen=True)
+class Widget:
+    name: str             # the command: the page's name without its number
+    number: str           # the figure's number, also accepted as the command
+    module: str           # its module in chapter09.pages
+    title: str
+    options: dict         # reading()'s parameter → (help, kind), kind in int, float, bool
+    names: dict = None    # the widget functions' name of a parameter, where it differs: name → option
+
+
+WIDGETS = (
+    Widget("gradient-rnn", "1", "rnn_gradient", "El gradient a través d’una RNN",
+           {"w_scale": ("escala de la matriu recurrent Wₕₕ", float),
+            "input_scale": ("escala de l’entrada", float)}),
+    Widget("rnn-lstm", "2", "lstm_gradient", "RNN contra LSTM: per on torna el gradient",
+           {"forget": ("porta d’oblit mitjana f", float),
+            "pinned": ("porta d’oblit fixa a f (sí o no)", bool)}),
+    Widget("coll-ampolla", "3", "bottleneck", "El coll d’ampolla del seq2seq",
+           {"d": ("components del vector de context", int), "q": ("bits per component", int),
+            "V": ("paraules del vocabulari", int), "L": ("paraules de la frase", int)}),
+    Widget("atencio", "4", "attention", "Els pesos de l’atenció",
+           {"tau": ("temperatura τ de la softmax", float)}, {"temperature": "tau"}),
+    Widget("cost-i-memoria", "5", "cost", "Cost per capa i memòria en inferència",
+           {"L": ("longitud de la seqüència, en tokens", int), "d": ("amplada del model", int)}),
+    Widget("portes", "7", "gates", "Les portes: σ(a)⊙b",
+           {"top_k": ("canals que el router deixa passar (top-k)", int)}),
+)
+ALIASES = {"6": "cost-i-memoria"}  # figure 6 (memory) shares page 5's widget
+
+MESSAGES = {  # argparse's own messages, in Catalan
+    "unrecognized arguments": "arguments desconeguts",
+    "the following arguments are required": "falten aquests arguments",
+    "invalid choice": "opció no vàlida",
+    "expected one argument": "cal un valor",
+    "argument ": "argument ",
+    "choose from": "tria entre",
+}
+
+
+def page(widget: Widget):
+    return importlib.import_module(f"chapter09.pages.{widget.module}")
+
+
+def number(text: str, kind: type):
+    """A value as a Catalan reader writes it: ``0,05`` or ``0.05``; ``2.048`` or ``2048``; ``sí``/``no``."""
+    text = text.strip()
+    if kind is bool:
+        if text.lower() in ("sí", "si", "s", "true", "1"):
+            return True
+        if text.lower() in ("no", "n", "false", "0"):
+            return False
+        raise argparse.ArgumentTypeError(f"«{text}» no és «sí» ni «no»")
+    if kind is int:
+        if re.fullmatch(r"[+-]?\d{1,3}(\.\d{3})+", text):  # thousands written with dots
+            text = text.replace(".", "")
+        if re.fullmatch(r"[+-]?\d+", text):
+            return int(text)
+        raise argparse.ArgumentTypeError(f"«{text}» no és un nombre enter")
+    if re.fullmatch(r"[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?", text):
+        return float(text.replace(",", "."))
+    raise argparse.ArgumentTypeError(f"«{text}» no és un nombre")
+
+
+def shown(value) -> str:
+    """A value as the readout writes it."""
+    if isinstance(value, bool):
+        return "sí" if value else "no"
+    if isinstance(value, int):
+        return fmt.integer(value)
+    return fmt.shortest(value)
+
+
+def why(error: InvalidParameter, w: Widget) -> str:
+    """What a parameter may be, in Catalan, from the widget's own validation."""
+    lo, hi = shown(error.lo), shown(error.hi)
+    if error.kind == "integer":
+        allowed = f"un enter de {lo} a {hi}"
+    else:
+        allowed = f"un nombre {'més gran que' if error.lo_open else 'des de'} {lo} {'i fins a' if error.lo_open else 'fins a'} {hi}"
+    value = error.value if isinstance(error.value, str) else shown(error.value)
+    option = (w.names or {}).get(error.name, error.name)
+    return f"--{option} ha de ser {allowed}; s’ha donat {value}"
+
+
+class CatalanFormatter(argparse.RawDescriptionHelpFormatter):
+    def add_usage(self, usage, actions, groups, prefix=None):
+        super().add_usage(usage, actions, groups, "ús: " if prefix is None else prefix)
+
+
+class Parser(argparse.ArgumentParser):
+    def __init__(self, **kwargs):
+        super().__init__(formatter_class=CatalanFormatter, add_help=False, **kwargs)
+        self.add_argument_group("opcions").add_argument("-h", "--help", action="help",
+                                                        help="mostra aquesta ajuda i surt")
+
+    def error(self, message: str):
+        for english, catalan in MESSAGES.items():
+            message = message.replace(english, catalan)
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def parser() -> Parser:
+    main = Parser(prog="python -m chapter09",
+                  description="Escriu la lectura d’una figura del capítol 9 per a qualsevol valor dels seus "
+                              "paràmetres: els mateixos números que la pàgina, en format català.",
+                  epilog="Exemple: python -m chapter09 atencio --tau 0,05\n"
+                         "Ajuda d’una figura: python -m chapter09 atencio --help")
+    figures = main.add_subparsers(title="figures", dest="figure", metavar="figura", parser_class=Parser)
+    figures.required = True
+    for w in WIDGETS:
+        defaults = inspect.signature(page(w).reading).parameters
+        aliases = [w.number] + [a for a, target in ALIASES.items() if target == w.name]
+        sub = figures.add_parser(w.name, aliases=aliases, help=f"figura {w.number}: {w.title}",
+                                 description=f"Figura {w.number}: {w.title}.")
+        group = sub.add_argument_group("paràmetres (sense cap, els valors per defecte de la pàgina)")
+        for option, (text, kind) in w.options.items():
+            default = defaults[option].default
+            group.add_argument(f"--{option}", type=lambda s, k=kind: number(s, k), default=default,
+                               metavar="valor", help=f"{text} (per defecte, {shown(default)})")
+    return main
+
+
+def widget(name: str) -> Widget:
+    name = ALIASES.get(name, name)
+    return next(w for w in WIDGETS if name in (w.name, w.number))
+
+
+def report(w: Widget, values: dict) -> str:
+    """The readout's lines: a title with the setting, then each label and its string."""
+    module = page(w)
+    readout = module.reading(**values)
+    setting = ", ".join(f"{k} = {shown(v)}" for k, v in values.items())
+    width = max(len(label) for label in module.LABELS.values())
+    lines = [f"{w.title} ({setting})"]
+    lines += [f"  {module.LABELS[key]:<{width}}  {text}" for key, text in readout.items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser()
+    args = vars(p.parse_args(argv))
+    w = widget(args.pop("figure"))
+    try:
+        print(report(w, args))
+    except InvalidParameter as error:
+        p.error(why(error, w))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
