@@ -43,6 +43,11 @@ import numpy as np
 from . import _check
 from .common import N_SEEDS, memo
 
+__all__ = ["N", "D", "SLOPE", "TEMPERATURE", "COLD", "WARM", "TAU_MIN", "TAU_MAX", "COPY_TOL", "MEAN_TOL",
+           "alignment_scores", "dot_scores", "softmax", "effective_span", "participation", "hull_excess",
+           "ulp_error", "Attention", "attend", "span_curve", "Robustness", "robustness", "row_sum_split",
+           "constant_states", "underflow", "SeedDependence", "seed_dependence", "Limits", "limits"]
+
 N, D = 7, 8               # "tends to 7": seven source words
 SLOPE = 0.4               # alignment score lost per word of distance
 TEMPERATURE = 1.0
@@ -52,7 +57,20 @@ COPY_TOL, MEAN_TOL = 0.01, 0.1  # "a copy", "the mean": within these shares of t
 
 
 def alignment_scores(n: int = N, slope: float = SLOPE) -> np.ndarray:
-    """``e_tj = −slope·|t − j|`` for ``t, j = 1 … n``."""
+    """``e_tj = −slope·|t − j|`` for ``t, j = 1 … n``.
+
+    Parameters
+    ----------
+    n : int, 1 … 512
+        Words of the source sentence (and decoder steps): the number of encoder states.
+    slope : float, 0.0 (excluded) … 100.0
+        Alignment score lost per word of distance.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n, n)
+        The scores, 0 on the diagonal and negative elsewhere.
+    """
     n = _check.integer("n", n, 1, 512)
     slope = _check.real("slope", slope, 0.0, 100.0, lo_open=True)
     t = np.arange(n)
@@ -61,14 +79,40 @@ def alignment_scores(n: int = N, slope: float = SLOPE) -> np.ndarray:
 
 def dot_scores(states: np.ndarray, scaled: bool = True) -> np.ndarray:
     """Each state as query and key: ``e_tj = h_t·h_j``, divided by ``√d`` when ``scaled``
-    (the scaled dot product of Vaswani et al.)."""
+    (the scaled dot product of Vaswani et al.).
+
+    Parameters
+    ----------
+    states : array_like of float, shape (n, d), finite
+        The encoder states h_j, one per row.
+    scaled : bool
+        Divide by √d (not validated: any value is read as true or false).
+
+    Returns
+    -------
+    numpy.ndarray, shape (n, n)
+        The scores ``e_tj``.
+    """
     states = _check.array("states", states, ndim=2)
     raw = states @ states.T
     return raw / math.sqrt(states.shape[1]) if scaled else raw
 
 
 def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
-    """Row-wise softmax of ``scores/τ`` through log-sum-exp (never overflows)."""
+    """Row-wise softmax of ``scores/τ`` through log-sum-exp (never overflows).
+
+    Parameters
+    ----------
+    scores : array_like of float, at least 1-D, finite
+        The scores, one row along the last axis.
+    temperature : float, 0.001 … 1000.0 (TAU_MIN … TAU_MAX)
+        Softmax temperature τ.
+
+    Returns
+    -------
+    numpy.ndarray
+        The weights α, of the scores' shape, each row summing to 1 up to rounding.
+    """
     scores = _check.array("scores", scores, min_ndim=1)
     temperature = _check.real("temperature", temperature, TAU_MIN, TAU_MAX)
     z = scores / temperature
@@ -78,7 +122,18 @@ def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
 
 
 def effective_span(alpha: np.ndarray) -> np.ndarray:
-    """``exp(−Σ_j α_j ln α_j)`` per row (``0·ln 0 = 0``)."""
+    """``exp(−Σ_j α_j ln α_j)`` per row (``0·ln 0 = 0``).
+
+    Parameters
+    ----------
+    alpha : array_like of float, at least 1-D, each weight in [0, 1]
+        Attention weights, one row along the last axis (expected to sum to 1: not checked).
+
+    Returns
+    -------
+    numpy.ndarray, shape alpha.shape[:-1]
+        The effective span of each row, in states: 1 (one-hot) … the row's length (uniform).
+    """
     alpha = _weights(alpha)
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(alpha > 0, alpha * np.log(alpha), 0.0)
@@ -86,7 +141,18 @@ def effective_span(alpha: np.ndarray) -> np.ndarray:
 
 
 def participation(alpha: np.ndarray) -> np.ndarray:
-    """``1 / Σ_j α_j²`` per row: the other usual effective number, shown beside the span."""
+    """``1 / Σ_j α_j²`` per row: the other usual effective number, shown beside the span.
+
+    Parameters
+    ----------
+    alpha : array_like of float, at least 1-D, each weight in [0, 1]
+        Attention weights, one row along the last axis (expected to sum to 1: not checked).
+
+    Returns
+    -------
+    numpy.ndarray, shape alpha.shape[:-1]
+        The participation ratio of each row, in states: 1 (one-hot) … the row's length (uniform).
+    """
     alpha = _weights(alpha)
     return 1.0 / (alpha**2).sum(axis=-1)
 
@@ -99,7 +165,20 @@ def _weights(alpha) -> np.ndarray:
 
 
 def hull_excess(context: np.ndarray, states: np.ndarray) -> float:
-    """How far any context component lies outside [min_j h_j, max_j h_j] of that component."""
+    """How far any context component lies outside [min_j h_j, max_j h_j] of that component.
+
+    Parameters
+    ----------
+    context : array_like of float, shape (m, d), finite
+        The contexts c_t, one per row.
+    states : array_like of float, shape (n, d), finite
+        The encoder states h_j, one per row.
+
+    Returns
+    -------
+    float
+        The largest excess, ≥ 0.0 (0.0: every context inside the box of the states).
+    """
     context, states = _check.array("context", context, ndim=2), _check.array("states", states, ndim=2)
     if context.shape[1] != states.shape[1]:
         raise ValueError(f"context and states must have as many components, got {context.shape}, {states.shape}")
@@ -108,7 +187,18 @@ def hull_excess(context: np.ndarray, states: np.ndarray) -> float:
 
 
 def ulp_error(row_sums: np.ndarray) -> np.ndarray:
-    """``|Σα − 1|`` in units of the spacing of floats just below 1 (2⁻⁵³)."""
+    """``|Σα − 1|`` in units of the spacing of floats just below 1 (2⁻⁵³).
+
+    Parameters
+    ----------
+    row_sums : array_like of float, any shape, non-empty, finite
+        Sums of rows of weights.
+
+    Returns
+    -------
+    numpy.ndarray
+        The errors, of row_sums' shape, in ulps of 2⁻⁵³.
+    """
     row_sums = _check.array("row_sums", row_sums)
     return np.abs(row_sums - 1.0) / 2.0**-53
 
@@ -150,6 +240,26 @@ class Attention:
 @memo
 def attend(temperature: float = TEMPERATURE, n: int = N, d: int = D, seed: int = 0,
            slope: float = SLOPE) -> Attention:
+    """Widget 4 for one setting: random states, hand-set scores, weights and contexts.
+
+    Parameters
+    ----------
+    temperature : float, 0.001 … 1000.0 (TAU_MIN … TAU_MAX)
+        Softmax temperature τ.
+    n : int, 1 … 512
+        Words of the source sentence (and decoder steps): the number of encoder states.
+    d : int, 1 … 512
+        Components of each encoder state.
+    seed : int, 0 … 2**63 - 1
+        Seed of ``numpy.random.default_rng`` for the states (standard normal).
+    slope : float, 0.0 (excluded) … 100.0
+        Alignment score lost per word of distance.
+
+    Returns
+    -------
+    Attention
+        The readout (immutable, remembered).
+    """
     temperature = _check.real("temperature", temperature, TAU_MIN, TAU_MAX)
     n = _check.integer("n", n, 1, 512)
     d = _check.integer("d", d, 1, 512)
@@ -169,7 +279,20 @@ def attend(temperature: float = TEMPERATURE, n: int = N, d: int = D, seed: int =
 
 @memo
 def span_curve(temperatures=np.logspace(-3, 3, 121), n: int = N) -> tuple[np.ndarray, np.ndarray]:
-    """Mean effective span against τ (the states do not enter: the span needs only α)."""
+    """Mean effective span against τ (the states do not enter: the span needs only α).
+
+    Parameters
+    ----------
+    temperatures : iterable of float, each 0.001 … 1000.0 (TAU_MIN … TAU_MAX)
+        Softmax temperatures τ.
+    n : int, 1 … 512
+        Words of the source sentence (and decoder steps): the number of encoder states.
+
+    Returns
+    -------
+    tuple of two numpy.ndarray
+        The temperatures and the mean span at each, in states (read-only).
+    """
     spans = [effective_span(softmax(alignment_scores(n), float(t))).mean() for t in temperatures]
     return _check.frozen(temperatures), _check.frozen(spans)
 
@@ -188,6 +311,20 @@ class Robustness:
 
 @lru_cache(maxsize=None)
 def robustness(n_seeds: int = N_SEEDS, temperatures=(TAU_MIN, COLD, TEMPERATURE, WARM, TAU_MAX)) -> Robustness:
+    """The page's statements on the hull and the row sums, over every seed and temperature.
+
+    Parameters
+    ----------
+    n_seeds : int, 1 … 100000
+        How many draws of the states, seeds 0 … n_seeds − 1 (the book counts ``N_SEEDS`` = 200).
+    temperatures : tuple of float, each 0.001 … 1000.0 (TAU_MIN … TAU_MAX)
+        Softmax temperatures τ (a tuple: the result is remembered, so it must be hashable).
+
+    Returns
+    -------
+    Robustness
+        The shares of the (seed, τ) pairs and of the rows where each statement holds (immutable).
+    """
     n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
     runs = [attend(temperature=t, seed=s) for s in range(n_seeds) for t in temperatures]
     ulps = np.concatenate([ulp_error(a.row_sums) for a in runs])
@@ -206,6 +343,18 @@ def row_sum_split(temperatures=(TAU_MIN, COLD, TEMPERATURE, WARM, TAU_MAX), n: i
     1: rows at 1 − 2⁻⁵³, 2: rows at 1 ± 2⁻⁵², …}``.  The rows do not depend on the seed (the
     scores are fixed), so each temperature gives ``n`` rows, whatever the states.
 
+    Parameters
+    ----------
+    temperatures : iterable of float, each 0.001 … 1000.0 (TAU_MIN … TAU_MAX)
+        Softmax temperatures τ.
+    n : int, 1 … 512
+        Words of the source sentence (and decoder steps): the number of encoder states.
+
+    Returns
+    -------
+    dict of int to int
+        Error in ulps of 2⁻⁵³ → number of rows with it.
+
     >>> row_sum_split()
     {0: 21, 1: 1, 2: 13}
     """
@@ -218,6 +367,18 @@ def constant_states(temperature: float = TEMPERATURE, n: int = N) -> tuple[float
     """Every state the same number 1 (``d = 1``): the hull is one point, and each context is the
     row sum of α, so any rounding of the sum puts it outside.  Returns the hull excess and the
     signed ``c_t − 1`` of the context farthest out.
+
+    Parameters
+    ----------
+    temperature : float, 0.001 … 1000.0 (TAU_MIN … TAU_MAX)
+        Softmax temperature τ.
+    n : int, 1 … 512
+        Words of the source sentence (and decoder steps): the number of encoder states.
+
+    Returns
+    -------
+    tuple of two float
+        The hull excess (≥ 0.0) and the signed ``c_t − 1`` of largest magnitude.
 
     >>> excess, off = constant_states()
     >>> excess == 2.0**-52, off == -2.0**-52
@@ -234,6 +395,21 @@ def underflow(temperature: float = TAU_MIN, n: int = N, slope: float = SLOPE) ->
     """Weights that ``exp`` rounds to 0.0 at ``temperature``: how many of the ``n²`` are exactly
     0.0, the largest exponent ``e/τ − max`` among them, the least exponent among the weights
     that survive, and ``ln`` of the smallest positive float64 (``exp`` of less gives 0.0).
+
+    Parameters
+    ----------
+    temperature : float, 0.001 … 1000.0 (TAU_MIN … TAU_MAX)
+        Softmax temperature τ.
+    n : int, 1 … 512
+        Words of the source sentence (and decoder steps): the number of encoder states.
+    slope : float, 0.0 (excluded) … 100.0
+        Alignment score lost per word of distance.
+
+    Returns
+    -------
+    tuple of int and three float
+        ``(zeros, zeroed, kept, floor)``: the count of weights exactly 0.0, the largest exponent
+        among them (``-inf`` if there is none), the least surviving exponent, and ``ln`` of 2⁻¹⁰⁷⁴.
 
     >>> zeros, zeroed, kept, floor = underflow()
     >>> zeros, round(zeroed), round(kept), round(floor, 2)
@@ -262,7 +438,24 @@ class SeedDependence:
 def seed_dependence(n_seeds: int = N_SEEDS, temperature: float = TEMPERATURE, n: int = N,
                     d: int = D) -> SeedDependence:
     """The mean span over the first ``n_seeds`` draws of the states, with the page's hand-set
-    scores and with scaled dot-product scores computed from the states."""
+    scores and with scaled dot-product scores computed from the states.
+
+    Parameters
+    ----------
+    n_seeds : int, 1 … 100000
+        How many draws of the states, seeds 0 … n_seeds − 1 (the book counts ``N_SEEDS`` = 200).
+    temperature : float, 0.001 … 1000.0 (TAU_MIN … TAU_MAX)
+        Softmax temperature τ.
+    n : int, 1 … 512 (2 or more, or the dot-product spreads are NaN)
+        Words of the source sentence: the number of encoder states.
+    d : int, 1 … 512
+        Components of each encoder state.
+
+    Returns
+    -------
+    SeedDependence
+        The spread of the span over the seeds, for both kinds of scores (immutable, remembered).
+    """
     n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
     temperature = _check.real("temperature", temperature, TAU_MIN, TAU_MAX)
     runs = [attend(temperature=temperature, n=n, d=d, seed=s) for s in range(n_seeds)]
@@ -291,7 +484,19 @@ class Limits:
 
 @lru_cache(maxsize=None)
 def limits(n_seeds: int = N_SEEDS) -> Limits:
-    """
+    """How often the cold context (τ = ``COLD``) is a copy of one state and the warm one
+    (τ = ``WARM``) the mean of the states, over the default setting's draws.
+
+    Parameters
+    ----------
+    n_seeds : int, 1 … 100000
+        How many draws of the states, seeds 0 … n_seeds − 1 (the book counts ``N_SEEDS`` = 200).
+
+    Returns
+    -------
+    Limits
+        The shares of the seeds and the worst distances (immutable, remembered).
+
     >>> l = limits(20)
     >>> l.copy_share, l.mean_share
     (1.0, 1.0)

@@ -38,6 +38,9 @@ import numpy as np
 from . import _check
 from .common import memo
 
+__all__ = ["D", "Q", "V", "L", "REALISTIC", "Bottleneck", "missing_bits", "bottleneck", "longest_sentence",
+           "sentence_bits", "Pigeonhole", "encode", "pigeonhole", "fraction_by_length"]
+
 D, Q, V, L = 4, 8, 1024, 4
 # A realistic encoder of 2014: a thousand float32 components, a vocabulary of 32.000 words,
 # a long sentence of 50 words (d, q, V, L).
@@ -66,13 +69,49 @@ def _params(d, q, V, L):
 
 
 def missing_bits(d: int, q: int, V: int, L: int) -> float:
-    """``L·log₂V − d·q``: exact whenever V is a power of two (log₂ is then an integer)."""
+    """``L·log₂V − d·q``: exact whenever V is a power of two (log₂ is then an integer).
+
+    Parameters
+    ----------
+    d : int, 1 … 4096
+        Components of the encoder's vector.
+    q : int, 1 … 64
+        Bits per component.
+    V : int, 2 … 10**7
+        Vocabulary size, in words.
+    L : int, 1 … 4096
+        Sentence length, in words.
+
+    Returns
+    -------
+    float
+        The bits the sentences need beyond the code's ``d·q``, in bits (≤ 0: none is missing).
+    """
     d, q, V, L = _params(d, q, V, L)
     log2V = V.bit_length() - 1 if V & (V - 1) == 0 else math.log2(V)
     return float(L * log2V - d * q)
 
 
 def bottleneck(d: int = D, q: int = Q, V: int = V, L: int = L) -> Bottleneck:
+    """The pigeonhole bound for one code size and one language: codes, sentences, and the
+    largest fraction of the sentences any decoder can give back.
+
+    Parameters
+    ----------
+    d : int, 1 … 4096
+        Components of the encoder's vector.
+    q : int, 1 … 64
+        Bits per component.
+    V : int, 2 … 10**7
+        Vocabulary size, in words.
+    L : int, 1 … 4096
+        Sentence length, in words.
+
+    Returns
+    -------
+    Bottleneck
+        The readout (immutable), exact: integers and a ``fractions.Fraction``.
+    """
     d, q, V, L = _params(d, q, V, L)
     codes, sentences = 2 ** (d * q), V**L
     return Bottleneck(d, q, V, L, codes, sentences, missing_bits(d, q, V, L),
@@ -82,6 +121,20 @@ def bottleneck(d: int = D, q: int = Q, V: int = V, L: int = L) -> Bottleneck:
 def longest_sentence(d: int, q: int, V: int) -> int:
     """The largest ``L`` with ``V^L ≤ 2^(d·q)``: the longest sentences that can all still get
     a code of their own.  Exact (integers only; the float estimate is only a starting point).
+
+    Parameters
+    ----------
+    d : int, 1 … 4096
+        Components of the encoder's vector.
+    q : int, 1 … 64
+        Bits per component.
+    V : int, 2 … 10**7
+        Vocabulary size, in words.
+
+    Returns
+    -------
+    int
+        The length, in words (0 when V alone exceeds the ``2^(d·q)`` codes).
 
     >>> longest_sentence(4, 8, 1024), longest_sentence(1000, 1, 32000)
     (3, 66)
@@ -97,7 +150,20 @@ def longest_sentence(d: int, q: int, V: int) -> int:
 
 
 def sentence_bits(V: int, lengths) -> np.ndarray:
-    """``L·log₂V`` for each ``L`` of ``lengths``: the bits it takes to tell every sentence apart."""
+    """``L·log₂V`` for each ``L`` of ``lengths``: the bits it takes to tell every sentence apart.
+
+    Parameters
+    ----------
+    V : int, 2 … 10**7
+        Vocabulary size, in words.
+    lengths : iterable of int, each 1 … 10**6
+        Sentence lengths, in words.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (len(lengths),)
+        The bits at each length, in bits (read-only).
+    """
     V = _check.integer("V", V, 2, 10**7)
     lengths = [_check.integer("L", n, 1, 10**6) for n in lengths]
     return _check.frozen(np.array(lengths, dtype=np.float64) * math.log2(V))
@@ -118,7 +184,22 @@ class Pigeonhole:
 
 def encode(sentences: np.ndarray, embedding: np.ndarray, q: int) -> np.ndarray:
     """A toy encoder: a position-weighted sum of word vectors, squashed by tanh, then
-    each component quantised to ``q`` bits (``2^q`` levels over [-1, 1])."""
+    each component quantised to ``q`` bits (``2^q`` levels over [-1, 1]).
+
+    Parameters
+    ----------
+    sentences : array_like of int, shape (n, L)
+        Each row a sentence of L word indices, each 0 … V − 1 (V rows of embedding).
+    embedding : array_like of float, shape (V, d), finite
+        One vector of d components per word.
+    q : int, 1 … 62
+        Bits per component of the code.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n, d)
+        Each sentence's code: d levels, each 0 … 2^q − 1.
+    """
     sentences = np.asarray(sentences)
     embedding = _check.array("embedding", embedding, ndim=2)
     q = _check.integer("q", q, 1, 62)
@@ -136,6 +217,24 @@ def encode(sentences: np.ndarray, embedding: np.ndarray, q: int) -> np.ndarray:
 @memo
 def pigeonhole(d: int = 2, q: int = 3, V: int = 4, L: int = 4, seed: int = 0) -> Pigeonhole:
     """Enumerate all ``V^L`` sentences, encode each to ``d·q`` bits and count collisions.
+
+    Parameters
+    ----------
+    d : int, 1 … 4096
+        Components of the encoder's vector.
+    q : int, 1 … 64
+        Bits per component.
+    V : int, 2 … 10**7, with V^L ≤ 10**6
+        Vocabulary size, in words.
+    L : int, 1 … 4096, with V^L ≤ 10**6
+        Sentence length, in words.
+    seed : int, 0 … 2**63 - 1
+        Seed of ``numpy.random.default_rng`` for the word vectors (standard normal).
+
+    Returns
+    -------
+    Pigeonhole
+        The counts of the codes used (immutable, remembered).
 
     >>> p = pigeonhole()
     >>> p.bound.sentences, p.bound.codes, p.distinct_codes <= p.bound.codes
@@ -161,5 +260,22 @@ def pigeonhole(d: int = 2, q: int = 3, V: int = 4, L: int = 4, seed: int = 0) ->
 
 @memo
 def fraction_by_length(d: int = D, q: int = Q, V: int = V, lengths=range(1, 13)):
-    """The largest reconstructible fraction for each sentence length (the widget's plot)."""
+    """The largest reconstructible fraction for each sentence length (the widget's plot).
+
+    Parameters
+    ----------
+    d : int, 1 … 4096
+        Components of the encoder's vector.
+    q : int, 1 … 64
+        Bits per component.
+    V : int, 2 … 10**7
+        Vocabulary size, in words.
+    lengths : iterable of int, each 1 … 4096
+        Sentence lengths, in words (remembered only when hashable, as a ``range`` or tuple is).
+
+    Returns
+    -------
+    tuple of (int, fractions.Fraction) pairs
+        Each length with the largest fraction of its ``V^L`` sentences that can come back.
+    """
     return tuple((L, bottleneck(d, q, V, L).fraction) for L in lengths)

@@ -15,11 +15,24 @@ from functools import lru_cache, wraps
 
 import numpy as np
 
+__all__ = ["N_SEEDS", "sigmoid", "matvec", "memo"]
+
 N_SEEDS = 200  # every share "in X % of the seeds" counts this many seeds, 0 … N_SEEDS − 1
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
-    """σ(z) without overflow for either sign of z (σ(+∞) = 1 exactly; NaN is refused)."""
+    """σ(z) without overflow for either sign of z (σ(+∞) = 1 exactly; NaN is refused).
+
+    Parameters
+    ----------
+    z : array_like of float, any shape
+        The argument, elementwise; ±inf allowed, NaN raises ``ValueError``.
+
+    Returns
+    -------
+    numpy.ndarray
+        σ(z), float64, of z's shape, every value in [0, 1].
+    """
     z = np.asarray(z, dtype=np.float64)
     if np.any(np.isnan(z)):
         raise ValueError("z must hold no NaN")
@@ -28,7 +41,20 @@ def sigmoid(z: np.ndarray) -> np.ndarray:
 
 
 def matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """``A v`` for stacks of matrices ``(..., m, n)`` and vectors ``(..., n)`` that broadcast."""
+    """``A v`` for stacks of matrices ``(..., m, n)`` and vectors ``(..., n)`` that broadcast.
+
+    Parameters
+    ----------
+    A : numpy.ndarray, shape (..., m, n)
+        The matrices (not validated: any numeric array of at least 2 dimensions).
+    v : numpy.ndarray, shape (..., n)
+        The vectors; their leading axes broadcast with A's (not validated).
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., m)
+        ``A v`` for each matrix–vector pair of the broadcast batch.
+    """
     return (A @ v[..., None])[..., 0]
 
 
@@ -36,7 +62,18 @@ def memo(function):
     """Remember ``function``'s readouts (immutable: frozen dataclasses of read-only arrays), so
     that a page's figures and tables reuse what its numbers computed instead of computing it
     again.  Arguments of different types are kept apart (``True`` is not ``1``), and a call
-    with an argument that cannot be hashed is simply computed."""
+    with an argument that cannot be hashed is simply computed.
+
+    Parameters
+    ----------
+    function : callable
+        A function of hashable arguments whose result is immutable; up to 256 results are kept.
+
+    Returns
+    -------
+    callable
+        ``function`` with the same signature and docstring, and a ``cache_clear()`` method.
+    """
     cached = lru_cache(maxsize=256, typed=True)(function)
 
     @wraps(function)

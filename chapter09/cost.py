@@ -40,6 +40,13 @@ import numpy as np
 from . import _check
 from .common import memo
 
+__all__ = ["L", "D", "LAYERS", "BYTES", "STATE_VECTORS", "RECURRENT_PRODUCTS", "PUBLISHED_13B",
+           "PUBLISHED_13B_HEADS", "PUBLISHED_13B_CONTEXT", "PUBLISHED_13B_PARAMS_BILLIONS",
+           "projection_flops", "attention_flops", "transformer_flops", "rnn_flops", "recurrent_flops",
+           "lstm_flops", "gru_flops", "ratio", "equal_cost_length", "attention_flops_kaplan", "ratio_kaplan",
+           "decode_step_flops", "generation_flops", "solve_quadratic", "component_crossing", "total_crossings",
+           "Sweep", "sweep", "recurrent_state_bytes", "kv_cache_bytes", "memory_curve"]
+
 L, D = 2048, 1024
 LAYERS, BYTES = 16, 4        # the memory model: 16 layers in fp32
 STATE_VECTORS = 2            # an LSTM keeps h and c per layer
@@ -50,20 +57,76 @@ def _ld(L, d):
 
 
 def projection_flops(L: int, d: int) -> int:
+    """The projections Q, K, V and O of a Transformer layer: ``8·L·d²``.
+
+    Parameters
+    ----------
+    L : int, 1 … 10**9
+        Sequence length, in tokens.
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+
+    Returns
+    -------
+    int
+        The cost of the four (L×d)(d×d) products, in FLOP (2 per multiply-add), exact.
+    """
     L, d = _ld(L, d)
     return 8 * L * d * d
 
 
 def attention_flops(L: int, d: int) -> int:
+    """The scores QKᵀ and the mix αV of a Transformer layer, the whole L×L matrix: ``4·L²·d``.
+
+    Parameters
+    ----------
+    L : int, 1 … 10**9
+        Sequence length, in tokens.
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+
+    Returns
+    -------
+    int
+        The cost of the two (L×d)(d×L)-sized products, in FLOP (2 per multiply-add), exact.
+    """
     L, d = _ld(L, d)
     return 4 * L * L * d
 
 
 def transformer_flops(L: int, d: int) -> int:
+    """A Transformer layer's attention part, projections and scores: ``8·L·d² + 4·L²·d``.
+
+    Parameters
+    ----------
+    L : int, 1 … 10**9
+        Sequence length, in tokens.
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+
+    Returns
+    -------
+    int
+        The cost of the layer (feed-forward block left out), in FLOP (2 per multiply-add), exact.
+    """
     return projection_flops(L, d) + attention_flops(L, d)
 
 
 def rnn_flops(L: int, d: int) -> int:
+    """A simple (Elman) RNN layer, two d×d matrix–vector products per token: ``4·L·d²``.
+
+    Parameters
+    ----------
+    L : int, 1 … 10**9
+        Sequence length, in tokens.
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+
+    Returns
+    -------
+    int
+        The cost of the layer, in FLOP (2 per multiply-add), exact.
+    """
     L, d = _ld(L, d)
     return 4 * L * d * d
 
@@ -73,7 +136,22 @@ RECURRENT_PRODUCTS = {"RNN": 2, "GRU": 6, "LSTM": 8}
 
 
 def recurrent_flops(L: int, d: int, cell: str = "RNN") -> int:
-    """A recurrent layer over L tokens: ``2·products·L·d²`` (RNN 4Ld², GRU 12Ld², LSTM 16Ld²)."""
+    """A recurrent layer over L tokens: ``2·products·L·d²`` (RNN 4Ld², GRU 12Ld², LSTM 16Ld²).
+
+    Parameters
+    ----------
+    L : int, 1 … 10**9
+        Sequence length, in tokens.
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+    cell : str, "RNN", "GRU" or "LSTM"
+        The recurrent layer (2, 6 or 8 matrix–vector products of d×d per token).
+
+    Returns
+    -------
+    int
+        The cost of the layer, in FLOP (2 per multiply-add), exact.
+    """
     L, d = _ld(L, d)
     if cell not in RECURRENT_PRODUCTS:
         raise ValueError(f"cell must be one of {', '.join(RECURRENT_PRODUCTS)}, got {cell!r}")
@@ -81,15 +159,58 @@ def recurrent_flops(L: int, d: int, cell: str = "RNN") -> int:
 
 
 def lstm_flops(L: int, d: int) -> int:
+    """An LSTM layer, four gates of two d×d matrix–vector products per token: ``16·L·d²``.
+
+    Parameters
+    ----------
+    L : int, 1 … 10**9
+        Sequence length, in tokens.
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+
+    Returns
+    -------
+    int
+        The cost of the layer, in FLOP (2 per multiply-add), exact.
+    """
     return recurrent_flops(L, d, "LSTM")
 
 
 def gru_flops(L: int, d: int) -> int:
+    """A GRU layer, three gates of two d×d matrix–vector products per token: ``12·L·d²``.
+
+    Parameters
+    ----------
+    L : int, 1 … 10**9
+        Sequence length, in tokens.
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+
+    Returns
+    -------
+    int
+        The cost of the layer, in FLOP (2 per multiply-add), exact.
+    """
     return recurrent_flops(L, d, "GRU")
 
 
 def ratio(L: int, d: int, cell: str = "RNN") -> Fraction:
-    """Transformer / recurrent layer, exactly: ``2 + L/d`` for the simple RNN."""
+    """Transformer / recurrent layer, exactly: ``2 + L/d`` for the simple RNN.
+
+    Parameters
+    ----------
+    L : int, 1 … 10**9
+        Sequence length, in tokens.
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+    cell : str, "RNN", "GRU" or "LSTM"
+        The recurrent layer (2, 6 or 8 matrix–vector products of d×d per token).
+
+    Returns
+    -------
+    fractions.Fraction
+        The Transformer layer's FLOP over the recurrent layer's (dimensionless, exact).
+    """
     return Fraction(transformer_flops(L, d), recurrent_flops(L, d, cell))
 
 
@@ -99,6 +220,19 @@ def equal_cost_length(d: int, cell: str = "RNN"):
     ``8Ld² + 4L²d = 2p·Ld²`` (p products per token) is ``4d·L² + (8 − 2p)d²·L = 0``:
     roots 0 and ``(2p − 8)d/4``, that is ``−d`` (RNN), ``d`` (GRU) and ``2d`` (LSTM).
     Below it the Transformer layer costs less; above it, more.
+
+    Parameters
+    ----------
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+    cell : str, "RNN", "GRU" or "LSTM"
+        The recurrent layer (2, 6 or 8 matrix–vector products of d×d per token).
+
+    Returns
+    -------
+    int or None
+        The length, in tokens (d for the GRU, 2d for the LSTM); ``None`` for the simple RNN,
+        which costs less at every length.
     """
     d = _check.integer("d", d, 1, 10**6)
     per_token = recurrent_flops(1, d, cell)          # 2p·d²
@@ -107,25 +241,76 @@ def equal_cost_length(d: int, cell: str = "RNN"):
 
 
 def attention_flops_kaplan(L: int, d: int) -> int:
-    """Kaplan et al. (2020)'s attention term, ``2·L·d`` per token: ``2L²d`` per sequence."""
+    """Kaplan et al. (2020)'s attention term, ``2·L·d`` per token: ``2L²d`` per sequence.
+
+    Parameters
+    ----------
+    L : int, 1 … 10**9
+        Sequence length, in tokens.
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+
+    Returns
+    -------
+    int
+        The attention term under Kaplan's count, in FLOP (2 per multiply-add), exact.
+    """
     L, d = _ld(L, d)
     return 2 * L * L * d
 
 
 def ratio_kaplan(L: int, d: int) -> Fraction:
-    """Transformer / RNN with Kaplan's attention term: ``2 + L/(2d)``."""
+    """Transformer / RNN with Kaplan's attention term: ``2 + L/(2d)``.
+
+    Parameters
+    ----------
+    L : int, 1 … 10**9
+        Sequence length, in tokens.
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+
+    Returns
+    -------
+    fractions.Fraction
+        The Transformer layer's FLOP over the simple RNN's (dimensionless, exact).
+    """
     return Fraction(projection_flops(L, d) + attention_flops_kaplan(L, d), rnn_flops(L, d))
 
 
 def decode_step_flops(t: int, d: int) -> int:
     """Generating the token at position t: the four projections of one token, ``8d²``, and its
-    attention over the t keys in the cache (itself included), ``4td``."""
+    attention over the t keys in the cache (itself included), ``4td``.
+
+    Parameters
+    ----------
+    t : int, 1 … 10**9
+        Position of the token generated (1 for the first), in tokens: the keys it attends to.
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+
+    Returns
+    -------
+    int
+        The cost of the step, in FLOP (2 per multiply-add), exact.
+    """
     t, d = _ld(t, d)
     return 8 * d * d + 4 * t * d
 
 
 def generation_flops(L: int, d: int) -> int:
     """Generating L tokens one by one: the sum of the steps, ``8Ld² + 2L(L+1)d``.
+
+    Parameters
+    ----------
+    L : int, 1 … 10**9
+        Tokens generated.
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+
+    Returns
+    -------
+    int
+        The cost of the L steps, in FLOP (2 per multiply-add), exact.
 
     >>> generation_flops(5, 3) == sum(decode_step_flops(t, 3) for t in range(1, 6))
     True
@@ -136,6 +321,25 @@ def generation_flops(L: int, d: int) -> int:
 
 def solve_quadratic(a: int, b: int, c: int) -> tuple:
     """Integer roots of ``a·L² + b·L + c = 0`` (a ≠ 0), found exactly; sorted.
+
+    Parameters
+    ----------
+    a : int, -10**30 … 10**30, not 0
+        Coefficient of L².
+    b : int, -10**30 … 10**30
+        Coefficient of L.
+    c : int, -10**30 … 10**30
+        Constant term.
+
+    Returns
+    -------
+    tuple of int or fractions.Fraction
+        The distinct real roots, increasing: two, one (a double root) or none.
+
+    Raises
+    ------
+    ValueError
+        Where the roots are real but irrational.
 
     >>> solve_quadratic(1, -3, 2)
     (1, 2)
@@ -156,13 +360,35 @@ def solve_quadratic(a: int, b: int, c: int) -> tuple:
 
 
 def component_crossing(d: int) -> int:
-    """``4L²d = 8Ld²`` → ``4d·L² − 8d²·L = 0``: the positive root, ``L = 2d``."""
+    """``4L²d = 8Ld²`` → ``4d·L² − 8d²·L = 0``: the positive root, ``L = 2d``.
+
+    Parameters
+    ----------
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+
+    Returns
+    -------
+    int
+        The length where the attention term overtakes the projections, in tokens (2d).
+    """
     d = _check.integer("d", d, 1, 10**6)
     return max(solve_quadratic(4 * d, -8 * d * d, 0))
 
 
 def total_crossings(d: int) -> tuple:
-    """``4Ld² = 8Ld² + 4L²d`` → ``4d·L² + 4d²·L = 0``: both roots, ``L = −d`` and ``L = 0``."""
+    """``4Ld² = 8Ld² + 4L²d`` → ``4d·L² + 4d²·L = 0``: both roots, ``L = −d`` and ``L = 0``.
+
+    Parameters
+    ----------
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+
+    Returns
+    -------
+    tuple of two int
+        ``(-d, 0)``, in tokens: neither is a positive length, so the RNN never costs more.
+    """
     d = _check.integer("d", d, 1, 10**6)
     return solve_quadratic(4 * d, 8 * d * d - 4 * d * d, 0)
 
@@ -186,6 +412,19 @@ def sweep(d: int = D, lengths: np.ndarray | None = None) -> Sweep:
     The grid does not contain 2d unless by chance: the crossing is found by linear
     interpolation of ``ln(attention/projection)`` between the two grid points
     where it changes sign, as one would read it off the plot.
+
+    Parameters
+    ----------
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+    lengths : array_like of int, 1-D, increasing, each 1 … 10**9, or None
+        The grid, in tokens; it must hold lengths on both sides of 2d.  None: about 97
+        lengths spaced evenly in log from 10 to 64·d.
+
+    Returns
+    -------
+    Sweep
+        The costs at every length and the crossing (immutable; remembered when lengths is None or hashable).
     """
     d = _check.integer("d", d, 1, 10**6)
     if lengths is None:
@@ -207,7 +446,24 @@ def sweep(d: int = D, lengths: np.ndarray | None = None) -> Sweep:
 
 def recurrent_state_bytes(d: int = D, layers: int = LAYERS, bytes_per_number: int = BYTES,
                           vectors: int = STATE_VECTORS) -> int:
-    """What an RNN keeps between tokens: ``vectors`` d-vectors per layer, whatever L is."""
+    """What an RNN keeps between tokens: ``vectors`` d-vectors per layer, whatever L is.
+
+    Parameters
+    ----------
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+    layers : int, 1 … 10000
+        Number of layers.
+    bytes_per_number : int, 1 … 16
+        Bytes per stored number, in bytes (4: fp32, 2: fp16).
+    vectors : int, 1 … 16
+        State vectors per layer (1: a simple RNN or a GRU, h; 2: an LSTM, h and c).
+
+    Returns
+    -------
+    int
+        The state's size, in bytes.
+    """
     d = _check.integer("d", d, 1, 10**6)
     layers = _check.integer("layers", layers, 1, 10_000)
     bytes_per_number = _check.integer("bytes_per_number", bytes_per_number, 1, 16)
@@ -222,6 +478,24 @@ def kv_cache_bytes(L: int = L, d: int = D, layers: int = LAYERS, bytes_per_numbe
     With grouped-query attention (Ainslie et al. 2023) ``kv_groups`` query heads share one key
     and value head, and the cache keeps ``d / kv_groups`` numbers of each; multi-query attention
     (Shazeer 2019) is the case of one group holding every head.
+
+    Parameters
+    ----------
+    L : int, 1 … 10**9
+        Tokens in the cache.
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+    layers : int, 1 … 10000
+        Number of layers.
+    bytes_per_number : int, 1 … 16
+        Bytes per stored number, in bytes (4: fp32, 2: fp16).
+    kv_groups : int, 1 … d, a divisor of d
+        Query heads per key-value head (1: ordinary multi-head attention).
+
+    Returns
+    -------
+    int
+        The cache's size, in bytes.
     """
     L, d = _ld(L, d)
     layers = _check.integer("layers", layers, 1, 10_000)
@@ -242,7 +516,23 @@ PUBLISHED_13B_PARAMS_BILLIONS = 13
 
 @memo
 def memory_curve(d: int = D, longest: int = L, points: int = 60):
-    """Tokens on a log grid up to ``longest``, with the KV-cache bytes at each (widget 6's plot)."""
+    """Tokens on a log grid up to ``longest``, with the KV-cache bytes at each (widget 6's plot).
+
+    Parameters
+    ----------
+    d : int, 1 … 10**6
+        Width of the layer (model dimension), in numbers per token.
+    longest : int, 1 … 10**9
+        The last point of the grid, in tokens.
+    points : int, 2 … 10000
+        Points of the log grid before equal rounded lengths are merged.
+
+    Returns
+    -------
+    tuple of two numpy.ndarray of int64
+        The lengths, in tokens, and the KV-cache at each, in bytes (``LAYERS`` layers of
+        ``BYTES`` bytes per number); read-only.
+    """
     longest = _check.integer("longest", longest, 1, 10**9)
     points = _check.integer("points", points, 2, 10_000)
     tokens = np.unique(np.round(np.logspace(0, np.log10(longest), points)).astype(np.int64))

@@ -28,6 +28,9 @@ from babel import Locale
 from babel.numbers import format_decimal, format_percent
 from babel.units import format_unit
 
+__all__ = ["LOCALE", "NBSP", "SUPERSCRIPT", "decimal", "shortest", "integer", "percent", "share",
+           "power_of_ten", "si_bytes", "binary_bytes"]
+
 LOCALE = Locale.parse("ca")
 NBSP = "\u00a0"
 SUPERSCRIPT = str.maketrans("0123456789-+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺")
@@ -59,7 +62,20 @@ def _no_negative_zero(x: float, digits: int) -> float:
 
 
 def decimal(x, digits: int = 2) -> str:
-    """A real number with a fixed number of decimals: ``decimal(-0.3466, 3) == '-0,347'``."""
+    """A real number with a fixed number of decimals: ``decimal(-0.3466, 3) == '-0,347'``.
+
+    Parameters
+    ----------
+    x : int or float (not bool), finite
+        The number to write.
+    digits : int, 0 … 15
+        Decimals written (rounded half to even; a value that rounds to 0 loses its sign).
+
+    Returns
+    -------
+    str
+        The number with a decimal comma and thousands dots.
+    """
     x, digits = _finite_real(x), _digits(digits)
     return format_decimal(_no_negative_zero(x, digits), format=_pattern(digits), locale=LOCALE)
 
@@ -67,6 +83,18 @@ def decimal(x, digits: int = 2) -> str:
 def shortest(x, max_digits: int = 3) -> str:
     """A real number with the fewest decimals (at most ``max_digits``) that write it exactly:
     a temperature, a tick label.
+
+    Parameters
+    ----------
+    x : int or float (not bool), finite
+        The number to write.
+    max_digits : int, 0 … 15
+        The most decimals written (a value that needs more is rounded to this many).
+
+    Returns
+    -------
+    str
+        The number with a decimal comma, thousands dots and no trailing zeros.
 
     >>> shortest(0.05), shortest(4.0), shortest(0.1), shortest(2 / 3)
     ('0,05', '4', '0,1', '0,667')
@@ -78,14 +106,38 @@ def shortest(x, max_digits: int = 3) -> str:
 
 
 def integer(n) -> str:
-    """An integer with thousands dots: ``integer(2048) == '2.048'``."""
+    """An integer with thousands dots: ``integer(2048) == '2.048'``.
+
+    Parameters
+    ----------
+    n : int (any integral type, not bool), any size and sign
+        The integer to write.
+
+    Returns
+    -------
+    str
+        The integer with thousands dots.
+    """
     if isinstance(n, bool) or not isinstance(n, numbers.Integral):
         raise ValueError(f"n must be an integer, got {type(n).__name__}")
     return format_decimal(int(n), locale=LOCALE)
 
 
 def percent(share, digits: int = 2) -> str:
-    """A share (0.5 is half) as a percentage with CLDR's non-breaking space before ``%``."""
+    """A share (0.5 is half) as a percentage with CLDR's non-breaking space before ``%``.
+
+    Parameters
+    ----------
+    share : int or float (not bool), finite
+        The share, 1.0 being 100 %.
+    digits : int, 0 … 15
+        Decimals of the percentage.
+
+    Returns
+    -------
+    str
+        The percentage with a decimal comma and a non-breaking space (``NBSP``) before ``%``.
+    """
     share, digits = _finite_real(share, "share"), _digits(digits)
     cldr = LOCALE.percent_formats[None].pattern  # '#,##0\xa0%'
     pattern = cldr.replace("#,##0", _pattern(digits), 1)
@@ -94,6 +146,16 @@ def percent(share, digits: int = 2) -> str:
 
 def share(x) -> str:
     """A share of seeds as a percentage with the fewest decimals (at most 2) that write it exactly.
+
+    Parameters
+    ----------
+    x : int or float (not bool), finite
+        The share, 1.0 being 100 %.
+
+    Returns
+    -------
+    str
+        The percentage with 0, 1 or 2 decimals and a non-breaking space before ``%``.
 
     >>> share(106 / 200), share(187 / 200), share(1 / 3)
     ('53\xa0%', '93,5\xa0%', '33,33\xa0%')
@@ -111,6 +173,18 @@ def power_of_ten(x, digits: int = 2) -> str:
     The mantissa is rounded half to even on the shortest decimal repr of ``x``
     (as babel does everywhere), and a mantissa that rounds up to 10 carries
     into the next power: ``power_of_ten(9.999e5) == '1,00·10⁶'``.
+
+    Parameters
+    ----------
+    x : int or float (not bool), finite
+        The number to write.
+    digits : int, 0 … 15
+        Decimals of the mantissa (x = 0 is written as a plain decimal with this many).
+
+    Returns
+    -------
+    str
+        ``mantissa·10ⁿ`` with a decimal comma and a superscript exponent.
     """
     x, digits = _finite_real(x), _digits(digits)
     if x == 0:
@@ -128,6 +202,18 @@ def power_of_ten(x, digits: int = 2) -> str:
 def si_bytes(n_bytes, digits: int = 1) -> str:
     """A size in bytes with the largest SI prefix (powers of 1000) that keeps it ≥ 1.
 
+    Parameters
+    ----------
+    n_bytes : int or float (not bool), finite, ≥ 0
+        The size, in bytes.
+    digits : int, 0 … 15
+        Decimals of the prefixed value.
+
+    Returns
+    -------
+    str
+        The size in B, kB, MB, GB, TB or PB, with a non-breaking space before the unit.
+
     >>> si_bytes(17_179_869_184, 2)
     '17,18\\xa0GB'
     """
@@ -142,6 +228,18 @@ _BINARY_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
 
 def binary_bytes(n_bytes, digits: int = 0) -> str:
     """A size in bytes with the largest binary (IEC) prefix, powers of 1024, that keeps it ≥ 1.
+
+    Parameters
+    ----------
+    n_bytes : int or float (not bool), finite, ≥ 0
+        The size, in bytes.
+    digits : int, 0 … 15
+        Decimals of the prefixed value.
+
+    Returns
+    -------
+    str
+        The size in B, KiB, MiB, GiB, TiB or PiB, with a non-breaking space before the unit.
 
     >>> binary_bytes(819_200), binary_bytes(17_179_869_184), binary_bytes(1_677_721_600, 2)
     ('800\\xa0KiB', '16\\xa0GiB', '1,56\\xa0GiB')

@@ -33,6 +33,9 @@ import numpy as np
 from . import _check
 from .common import N_SEEDS, memo, sigmoid
 
+__all__ = ["CHANNELS", "TOP_K", "reference", "lstm_gate", "chosen_experts", "moe", "softmax_router",
+           "router_weights", "swish_minimum", "swish", "swiglu", "Gates", "gates", "Robustness", "robustness"]
+
 CHANNELS, TOP_K = 16, 2
 
 
@@ -44,12 +47,39 @@ def _pair(a, b) -> tuple[np.ndarray, np.ndarray]:
 
 
 def reference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The reference, ``σ(a)⊙b``, that the three computations are measured against.
+
+    Parameters
+    ----------
+    a : array_like of float, shape (n,), finite
+        The gate logits, one per channel.
+    b : array_like of float, shape (n,) like a, finite
+        The values the gates let through, one per channel.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n,)
+        ``σ(a_j)·b_j`` for each channel j.
+    """
     a, b = _pair(a, b)
     return sigmoid(a) * b
 
 
 def lstm_gate(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The LSTM's cell update with the forget path closed and an empty cell."""
+    """The LSTM's cell update with the forget path closed and an empty cell.
+
+    Parameters
+    ----------
+    a : array_like of float, shape (n,), finite
+        The input gate's pre-activations, one per channel.
+    b : array_like of float, shape (n,) like a, finite
+        The candidate g, one per channel.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n,)
+        ``f⊙c_{t-1} + i⊙g`` with ``f = 0``, ``c_{t-1} = 0``, ``i = σ(a)`` and ``g = b``.
+    """
     a, b = _pair(a, b)
     f, c_prev = np.zeros_like(a), np.zeros_like(a)
     i, g = sigmoid(a), b
@@ -57,14 +87,42 @@ def lstm_gate(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def chosen_experts(scores: np.ndarray, top_k: int) -> np.ndarray:
-    """The indices of the ``top_k`` largest scores, in increasing index order (ties by index)."""
+    """The indices of the ``top_k`` largest scores, in increasing index order (ties by index).
+
+    Parameters
+    ----------
+    scores : array_like of float, shape (n,), finite
+        One score per expert.
+    top_k : int, 1 … n
+        How many experts to keep.
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (top_k,)
+        The kept experts' indices, increasing.
+    """
     scores = _check.array("scores", scores, ndim=1)
     top_k = _check.integer("top_k", top_k, 1, scores.shape[-1])
     return np.sort(np.argsort(-scores, kind="stable")[:top_k])
 
 
 def moe(a: np.ndarray, b: np.ndarray, top_k: int) -> np.ndarray:
-    """One expert per channel, gate σ(a_j); only the top-k gates are computed."""
+    """One expert per channel, gate σ(a_j); only the top-k gates are computed.
+
+    Parameters
+    ----------
+    a : array_like of float, shape (n,), finite
+        The gate logits, one per channel.
+    b : array_like of float, shape (n,) like a, finite
+        What each expert returns, one per channel.
+    top_k : int, 1 … n (the number of channels)
+        How many experts the router keeps.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n,)
+        ``σ(a_j)·b_j`` on the kept experts, 0.0 on the others.
+    """
     a, b = _pair(a, b)
     top_k = _check.integer("top_k", top_k, 1, a.shape[-1])
     gate = sigmoid(a)
@@ -76,7 +134,22 @@ def moe(a: np.ndarray, b: np.ndarray, top_k: int) -> np.ndarray:
 
 def softmax_router(a: np.ndarray, b: np.ndarray, top_k: int) -> np.ndarray:
     """Shazeer et al. (2017)'s gate, ``Softmax(KeepTopK(a, k))``: the top-k logits, weighted by a
-    softmax over those k alone (the weights add up to 1); the other experts are not evaluated."""
+    softmax over those k alone (the weights add up to 1); the other experts are not evaluated.
+
+    Parameters
+    ----------
+    a : array_like of float, shape (n,), finite
+        The gate logits, one per channel.
+    b : array_like of float, shape (n,) like a, finite
+        What each expert returns, one per channel.
+    top_k : int, 1 … n (the number of channels)
+        How many experts the router keeps.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n,)
+        The softmax weight times ``b_j`` on the kept experts, 0.0 on the others.
+    """
     a, b = _pair(a, b)
     top_k = _check.integer("top_k", top_k, 1, a.shape[-1])
     chosen = chosen_experts(a, top_k)
@@ -88,7 +161,25 @@ def softmax_router(a: np.ndarray, b: np.ndarray, top_k: int) -> np.ndarray:
 
 def router_weights(a: np.ndarray, top_k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The experts the sigmoid gates keep, their gates σ(a_j), and the softmax router's weights
-    on the experts it keeps (the same ones: both functions increase with a)."""
+    on the experts it keeps (the same ones: both functions increase with a).
+
+    Parameters
+    ----------
+    a : array_like of float, shape (n,), finite
+        The gate logits, one per channel.
+    top_k : int, 1 … n (the number of channels)
+        How many experts the router keeps.
+
+    Returns
+    -------
+    tuple of three numpy.ndarray, each of shape (top_k,)
+        The kept experts' indices (increasing), their gates σ(a_j) and their softmax weights.
+
+    Raises
+    ------
+    ValueError
+        Where σ rounds distinct logits together, so that the two routers could keep different experts.
+    """
     a = _check.array("a", a, ndim=1)
     chosen = chosen_experts(sigmoid(a), top_k)
     if not np.array_equal(chosen, chosen_experts(a, top_k)):
@@ -101,6 +192,16 @@ def swish_minimum(tol: float = 1e-15) -> tuple[float, float]:
     """Where Swish, a·σ(a), is lowest, and its value there: the root of its derivative,
     ``σ(a)·(1 + a·(1 − σ(a)))``, found by bisection on [−5, 0].  At the root σ(a) = 1 + 1/a,
     so the lowest value is a + 1.
+
+    Parameters
+    ----------
+    tol : float, 0.0 (excluded) … 1.0
+        Width of the bracket at which the bisection stops.
+
+    Returns
+    -------
+    tuple of two float
+        ``(a, Swish(a))``: where Swish is lowest, and its value there.
 
     >>> a, low = swish_minimum()
     >>> round(a, 4), round(low, 4)
@@ -117,12 +218,37 @@ def swish_minimum(tol: float = 1e-15) -> tuple[float, float]:
 
 
 def swish(a: np.ndarray) -> np.ndarray:
+    """Swish, ``a·σ(a)``, elementwise: SwiGLU's gate, unbounded above.
+
+    Parameters
+    ----------
+    a : array_like of float, any shape, non-empty, finite
+        The argument.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``a·σ(a)``, of a's shape.
+    """
     a = _check.array("a", a)
     return a * sigmoid(a)
 
 
 def swiglu(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """SwiGLU's form, Swish(a)⊙b', fed with b' = b/a so that it equals σ(a)⊙b in exact arithmetic."""
+    """SwiGLU's form, Swish(a)⊙b', fed with b' = b/a so that it equals σ(a)⊙b in exact arithmetic.
+
+    Parameters
+    ----------
+    a : array_like of float, shape (n,), finite, no component 0
+        The gate logits, one per channel.
+    b : array_like of float, shape (n,) like a, finite
+        The values the gates let through, one per channel.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n,)
+        ``Swish(a)⊙(b/a)``, each operation rounded.
+    """
     a, b = _pair(a, b)
     if np.any(a == 0):
         raise ValueError("a must have no zero component (the SwiGLU path divides b by a)")
@@ -148,6 +274,22 @@ class Gates:
 
 @memo
 def gates(seed: int = 0, channels: int = CHANNELS, top_k: int = TOP_K) -> Gates:
+    """Widget 7 for one draw: a and b standard normal, and each computation's largest gap.
+
+    Parameters
+    ----------
+    seed : int, 0 … 2**63 - 1
+        Seed of ``numpy.random.default_rng`` for the draw.
+    channels : int, 1 … 10**6
+        Number of channels (of experts), n.
+    top_k : int, 1 … channels
+        How many experts the routed mixture keeps.
+
+    Returns
+    -------
+    Gates
+        The readout (immutable, remembered).
+    """
     seed = _check.integer("seed", seed, 0, 2**63 - 1)
     channels = _check.integer("channels", channels, 1, 1_000_000)
     top_k = _check.integer("top_k", top_k, 1, channels)
@@ -186,6 +328,18 @@ class Robustness:
 
 @lru_cache(maxsize=None)
 def robustness(n_seeds: int = N_SEEDS) -> Robustness:
+    """The page's statements counted over the seeds ``0 … n_seeds-1`` at the default sizes.
+
+    Parameters
+    ----------
+    n_seeds : int, 1 … 100000
+        How many seeds, from 0 (the book counts ``N_SEEDS`` = 200).
+
+    Returns
+    -------
+    Robustness
+        The shares of the seeds where each statement holds (immutable, remembered).
+    """
     n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
     runs = [gates(seed=s) for s in range(n_seeds)]
     counts = Counter(g.swiglu_gap for g in runs)

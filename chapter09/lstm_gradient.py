@@ -44,6 +44,12 @@ from . import _check
 from . import rnn_gradient as rnn
 from .common import N_SEEDS, matvec, memo, sigmoid
 
+__all__ = ["FORGET", "FORGETS", "GATE_SCALE", "GATES", "STACK_SCALE", "LSTMWeights", "draw_weights",
+           "stack_weights", "logit", "Trace", "forward", "backprop", "LSTMGradient", "simulate", "Factors",
+           "simulate_seeds", "IdentityCheck", "jacobian", "identity_check", "one_step", "StackGradient",
+           "draw_stack", "stack_forward", "stack_backprop", "stack_gradient", "stack_seeds", "half_life",
+           "Robustness", "robustness"]
+
 FORGET = 0.95
 FORGETS = (0.9, 0.95, 0.99, 1.0)   # the values the page shows; the text names 0,9 and 1
 GATE_SCALE = 0.1                   # standard deviation × √d of the gates' weights
@@ -60,6 +66,20 @@ def draw_weights(d: int, seed: int, gate_scale: float = GATE_SCALE) -> LSTMWeigh
     """The LSTM's weights, from a stream of their own (``default_rng([seed, 2])``).
 
     A stream apart keeps widget 1's draw — and so the shared inputs — untouched.
+
+    Parameters
+    ----------
+    d : int, 1 … 512
+        Width of the hidden state and the cell (and of the inputs).
+    seed : int, 0 … 2**63 - 1
+        The network's seed.
+    gate_scale : float, 0.0 … 10.0 (0 … rnn_gradient.MAX_SCALE)
+        Standard deviation × √d of the gates' weights.
+
+    Returns
+    -------
+    LSTMWeights
+        W and U, each gate → (d, d) read-only array, for the gates i, f, o and g.
     """
     d = _check.integer("d", d, 1, 512)
     seed = _check.integer("seed", seed, 0, 2**63 - 1)
@@ -71,7 +91,22 @@ def draw_weights(d: int, seed: int, gate_scale: float = GATE_SCALE) -> LSTMWeigh
 
 
 def stack_weights(d: int, seeds, gate_scale: float = GATE_SCALE) -> LSTMWeights:
-    """The weights of several seeds stacked along a leading axis, to run as one batch."""
+    """The weights of several seeds stacked along a leading axis, to run as one batch.
+
+    Parameters
+    ----------
+    d : int, 1 … 512
+        Width of the hidden state and the cell (and of the inputs).
+    seeds : iterable of int, at least one, each 0 … 2**63 - 1
+        The seeds, one network each.
+    gate_scale : float, 0.0 … 10.0 (0 … rnn_gradient.MAX_SCALE)
+        Standard deviation × √d of the gates' weights.
+
+    Returns
+    -------
+    LSTMWeights
+        W and U, each gate → (n, d, d) read-only array, n the number of seeds.
+    """
     each = [draw_weights(d, s, gate_scale) for s in seeds]
     if not each:
         raise ValueError("seeds must name at least one seed")
@@ -80,7 +115,18 @@ def stack_weights(d: int, seeds, gate_scale: float = GATE_SCALE) -> LSTMWeights:
 
 
 def logit(p: float) -> float:
-    """σ⁻¹(p); ``logit(1) = +∞``, so a gated forget gate with f = 1 stays exactly open."""
+    """σ⁻¹(p); ``logit(1) = +∞``, so a gated forget gate with f = 1 stays exactly open.
+
+    Parameters
+    ----------
+    p : float, 0.0 (excluded) … 1.0
+        A probability, the gate's value.
+
+    Returns
+    -------
+    float
+        ``ln(p / (1 − p))``; ``inf`` at p = 1.
+    """
     p = _check.real("p", p, 0.0, 1.0, lo_open=True)
     return np.inf if p == 1 else float(np.log(p / (1 - p)))
 
@@ -101,7 +147,28 @@ class Trace:
 def forward(w: LSTMWeights, x: np.ndarray, forget: float, pinned: bool,
             c0: np.ndarray | None = None, h0: np.ndarray | None = None) -> Trace:
     """Run the LSTM over ``x`` (``(..., T, d)``) from ``c_0 = c0``, ``h_0 = h0`` (zero unless
-    given); weights and inputs may carry batch axes."""
+    given); weights and inputs may carry batch axes.
+
+    Parameters
+    ----------
+    w : LSTMWeights
+        The weights, as :func:`draw_weights` or :func:`stack_weights` give them.
+    x : array_like of float, shape (..., T, m), finite
+        The inputs x_1 … x_T (m columns, as W's matrices have; m = d in the widget).
+    forget : float, 0.0 (excluded) … 1.0
+        The forget gate's value f (gated: its bias is ``logit f``; pinned: ``f_t = f``).
+    pinned : bool
+        Pin the forget gate to f (not validated: any value is read as true or false).
+    c0 : array_like of float, shape (..., d), finite, or None
+        The initial cell ``c_0`` (None: zero).
+    h0 : array_like of float, shape (..., d), finite, or None
+        The initial hidden state ``h_0`` (None: zero).
+
+    Returns
+    -------
+    Trace
+        The gates i, f, o, g (..., T, d) and the states c, h (..., T+1, d).
+    """
     x = _check.array("x", x, min_ndim=2)
     forget = _check.real("forget", forget, 0.0, 1.0, lo_open=True)
     T, d = x.shape[-2], w.W["i"].shape[-2]
@@ -128,6 +195,22 @@ def backprop(w: LSTMWeights, tr: Trace, u: np.ndarray, pinned: bool):
     """``∂L/∂c_t`` and ``∂L/∂h_t`` for ``t = T … 0`` (index k = steps back), and the cell path alone.
 
     Returns ``(dc, dh, cell_path)``, each of shape (..., T+1, d).
+
+    Parameters
+    ----------
+    w : LSTMWeights
+        The weights, as :func:`draw_weights` or :func:`stack_weights` give them.
+    tr : Trace
+        The forward pass of the same weights, as :func:`forward` returns it.
+    u : array_like of float, shape (..., d), finite
+        The loss direction (``ℒ = u·h_T``; unit length in the widget, not checked).
+    pinned : bool
+        As given to :func:`forward` (not validated: a pinned gate passes no gradient to its weights).
+
+    Returns
+    -------
+    tuple of three numpy.ndarray, each of shape (..., T+1, d)
+        ``∂ℒ/∂c_{T-k}``, ``∂ℒ/∂h_{T-k}`` and the cell path alone, k = 0 … T steps back.
     """
     u = _check.array("u", u, min_ndim=1)
     T, d = tr.i.shape[-2:]
@@ -182,6 +265,28 @@ class LSTMGradient:
 @memo
 def simulate(forget: float = FORGET, pinned: bool = False, seed: int = 0, d: int = rnn.D,
              T: int = rnn.T, gate_scale: float = GATE_SCALE) -> LSTMGradient:
+    """Run widget 2 for one forget setting: backpropagation and the cell path, with their factors.
+
+    Parameters
+    ----------
+    forget : float, 0.0 (excluded) … 1.0
+        The forget gate's value f (gated: its bias is ``logit f``; pinned: ``f_t = f``).
+    pinned : bool
+        Pin the forget gate to f at every step (True) or let it fluctuate around f (False).
+    seed : int, 0 … 2**63 - 1
+        The network's seed (widget 1's draw of inputs and loss direction, and the LSTM's weights).
+    d : int, 1 … 512
+        Width of the hidden state and the cell (and of the inputs).
+    T : int, 2 … 10000
+        Sequence length, in steps.
+    gate_scale : float, 0.0 … 10.0 (0 … rnn_gradient.MAX_SCALE)
+        Standard deviation × √d of the gates' weights.
+
+    Returns
+    -------
+    LSTMGradient
+        The readout (immutable, remembered).
+    """
     forget = _check.real("forget", forget, 0.0, 1.0, lo_open=True)
     if not isinstance(pinned, (bool, np.bool_)):
         raise ValueError(f"pinned must be True or False, got {pinned!r}")
@@ -230,7 +335,28 @@ class Factors:
 
 def simulate_seeds(seeds, forget: float = FORGET, pinned: bool = False, d: int = rnn.D, T: int = rnn.T,
                    gate_scale: float = GATE_SCALE) -> Factors:
-    """:func:`simulate` for every seed of ``seeds``, run as one batch."""
+    """:func:`simulate` for every seed of ``seeds``, run as one batch.
+
+    Parameters
+    ----------
+    seeds : iterable of int, at least one, each 0 … 2**63 - 1
+        The seeds, one network each.
+    forget : float, 0.0 (excluded) … 1.0
+        The forget gate's value f (gated: its bias is ``logit f``; pinned: ``f_t = f``).
+    pinned : bool
+        Pin the forget gate to f at every step (True) or let it fluctuate around f (False).
+    d : int, 1 … 512
+        Width of the hidden state and the cell (and of the inputs).
+    T : int, 2 … 10000
+        Sequence length, in steps.
+    gate_scale : float, 0.0 … 10.0 (0 … rnn_gradient.MAX_SCALE)
+        Standard deviation × √d of the gates' weights.
+
+    Returns
+    -------
+    Factors
+        The per-step factors, one entry per seed (immutable).
+    """
     forget = _check.real("forget", forget, 0.0, 1.0, lo_open=True)
     if not isinstance(pinned, (bool, np.bool_)):
         raise ValueError(f"pinned must be True or False, got {pinned!r}")
@@ -258,7 +384,22 @@ class IdentityCheck:
 
 
 def jacobian(fn, x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
-    """∂fn/∂x by central differences, one column per coordinate of x."""
+    """∂fn/∂x by central differences, one column per coordinate of x.
+
+    Parameters
+    ----------
+    fn : callable
+        A function from an array of shape (n,) to an array of shape (m,).
+    x : array_like of float, shape (n,), finite
+        The point.
+    eps : float, 0.0 (excluded) … 1.0
+        The step of the differences.
+
+    Returns
+    -------
+    numpy.ndarray, shape (m, n)
+        The Jacobian.
+    """
     x = _check.array("x", x, ndim=1)
     eps = _check.real("eps", eps, 0.0, 1.0, lo_open=True)
     cols = []
@@ -275,6 +416,22 @@ def identity_check(forget: float = FORGET, seed: int = 0, d: int = rnn.D, step: 
     ``F(x) = W_2 tanh(W_1 x)`` with weights of scale 1; the LSTM's carry is ``c_t`` as a
     function of ``c_{t-1}`` at step ``step`` of the widget's sequence, run through the same
     :func:`forward` as the widget (one step, from ``c_{t-1}`` and ``h_{t-1}``, input held fixed).
+
+    Parameters
+    ----------
+    forget : float, 0.0 (excluded) … 1.0
+        The forget gate's value f (gated: its bias is ``logit f``; pinned: ``f_t = f``).
+    seed : int, 0 … 2**63 - 1
+        Seed of the draws: widget 1's inputs, the LSTM's weights and the residual block's.
+    d : int, 1 … 512
+        Width of the hidden state and the cell (and of the inputs).
+    step : int, 1 … 40 (rnn_gradient.T, the length of the draw)
+        The step t whose carry ``c_{t-1} → c_t`` is measured.
+
+    Returns
+    -------
+    IdentityCheck
+        The two gaps and the forget gates of that step (immutable).
     """
     forget = _check.real("forget", forget, 0.0, 1.0, lo_open=True)
     r = rnn.draw(d=d, seed=seed)
@@ -296,7 +453,28 @@ def identity_check(forget: float = FORGET, seed: int = 0, d: int = rnn.D, step: 
 
 def one_step(w: LSTMWeights, x_t: np.ndarray, c: np.ndarray, h: np.ndarray, forget: float,
              pinned: bool = False):
-    """``(c_t, h_t)`` from ``(c_{t-1}, h_{t-1})``: one step of :func:`forward`, run by it."""
+    """``(c_t, h_t)`` from ``(c_{t-1}, h_{t-1})``: one step of :func:`forward`, run by it.
+
+    Parameters
+    ----------
+    w : LSTMWeights
+        The weights of one network, as :func:`draw_weights` gives them.
+    x_t : numpy.ndarray of float, shape (m,), finite
+        The input of the step.
+    c : array_like of float, shape (d,), finite
+        The cell ``c_{t-1}``.
+    h : array_like of float, shape (d,), finite
+        The hidden state ``h_{t-1}``.
+    forget : float, 0.0 (excluded) … 1.0
+        The forget gate's value f (gated: its bias is ``logit f``; pinned: ``f_t = f``).
+    pinned : bool
+        Pin the forget gate to f (not validated: any value is read as true or false).
+
+    Returns
+    -------
+    tuple of two numpy.ndarray, each of shape (d,)
+        ``(c_t, h_t)``.
+    """
     tr = forward(w, x_t[None, :], forget, pinned, c0=c, h0=h)
     return tr.c[1], tr.h[1]
 
@@ -320,7 +498,24 @@ class StackGradient:
 
 def draw_stack(seeds, depth: int = rnn.T, d: int = rnn.D, branch_scale: float = STACK_SCALE):
     """Weights ``W1, W2`` (n, depth, d, d), input ``x0`` (n, d) and unit loss direction ``u``
-    (n, d), each seed from a stream of its own (``default_rng([seed, 4])``)."""
+    (n, d), each seed from a stream of its own (``default_rng([seed, 4])``).
+
+    Parameters
+    ----------
+    seeds : iterable of int, at least one, each 0 … 2**63 - 1
+        The seeds, one network each.
+    depth : int, 1 … 1000
+        Number of blocks, in layers.
+    d : int, 1 … 512
+        Width of each block.
+    branch_scale : float, 0.0 … 10.0 (0 … rnn_gradient.MAX_SCALE)
+        Scale of the branch's weights (standard normal × scale / √d).
+
+    Returns
+    -------
+    tuple of four numpy.ndarray
+        ``(W1, W2, x0, u)``, read-only.
+    """
     depth = _check.integer("depth", depth, 1, 1000)
     d = _check.integer("d", d, 1, 512)
     branch_scale = _check.real("branch_scale", branch_scale, 0.0, rnn.MAX_SCALE)
@@ -339,7 +534,24 @@ def draw_stack(seeds, depth: int = rnn.T, d: int = rnn.D, branch_scale: float = 
 
 
 def stack_forward(W1: np.ndarray, W2: np.ndarray, x0: np.ndarray, residual: bool) -> np.ndarray:
-    """Every ``x_l``, l = 0 … depth, of ``x_{l+1} = [x_l +] W2_l tanh(W1_l x_l)``: (..., depth+1, d)."""
+    """Every ``x_l``, l = 0 … depth, of ``x_{l+1} = [x_l +] W2_l tanh(W1_l x_l)``: (..., depth+1, d).
+
+    Parameters
+    ----------
+    W1 : numpy.ndarray, shape (..., depth, d, d)
+        Inner weights of each block's branch (not validated).
+    W2 : numpy.ndarray, shape (..., depth, d, d)
+        Outer weights of each block's branch (not validated).
+    x0 : array_like of float, shape (..., d)
+        The stack's input (not validated).
+    residual : bool
+        Add the block's input to its branch (not validated: any value is read as true or false).
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., depth+1, d)
+        ``x_0 … x_depth``.
+    """
     xs = [np.asarray(x0, dtype=np.float64)]
     for layer in range(W1.shape[-3]):
         y = matvec(W2[..., layer, :, :], np.tanh(matvec(W1[..., layer, :, :], xs[-1])))
@@ -348,7 +560,26 @@ def stack_forward(W1: np.ndarray, W2: np.ndarray, x0: np.ndarray, residual: bool
 
 
 def stack_backprop(W1: np.ndarray, W2: np.ndarray, x0: np.ndarray, u: np.ndarray, residual: bool) -> np.ndarray:
-    """``∂ℒ/∂x_{depth-k}`` for k = 0 … depth, ℒ = u·x_depth: (..., depth+1, d)."""
+    """``∂ℒ/∂x_{depth-k}`` for k = 0 … depth, ℒ = u·x_depth: (..., depth+1, d).
+
+    Parameters
+    ----------
+    W1 : numpy.ndarray, shape (..., depth, d, d)
+        Inner weights of each block's branch (not validated).
+    W2 : numpy.ndarray, shape (..., depth, d, d)
+        Outer weights of each block's branch (not validated).
+    x0 : array_like of float, shape (..., d)
+        The stack's input (not validated).
+    u : array_like of float, shape (..., d)
+        The loss direction (not validated).
+    residual : bool
+        Add the block's input to its branch (not validated: any value is read as true or false).
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., depth+1, d)
+        The gradients, k = 0 … depth blocks back.
+    """
     xs = stack_forward(W1, W2, x0, residual)
     depth = W1.shape[-3]
     g, grads = np.asarray(u, dtype=np.float64), [np.asarray(u, dtype=np.float64)]
@@ -377,6 +608,24 @@ def stack_gradient(residual: bool = True, seed: int = 0, depth: int = rnn.T, d: 
                    branch_scale: float = STACK_SCALE) -> StackGradient:
     """One stack (seed ``seed``): as deep as the widget's sequence is long.
 
+    Parameters
+    ----------
+    residual : bool
+        With the residual connection, ``x + F(x)`` (True), or without, ``F(x)`` (False).
+    seed : int, 0 … 2**63 - 1
+        The stack's seed.
+    depth : int, 1 … 1000
+        Number of blocks, in layers.
+    d : int, 1 … 512
+        Width of each block.
+    branch_scale : float, 0.0 … 10.0 (0 … rnn_gradient.MAX_SCALE)
+        Scale of the branch's weights (standard normal × scale / √d).
+
+    Returns
+    -------
+    StackGradient
+        The readout (immutable, remembered), with a float factor and total.
+
     >>> from chapter09.fmt import decimal
     >>> [decimal(float(stack_gradient(r).factor), 3) for r in (True, False)]
     ['1,063', '0,901']
@@ -387,12 +636,41 @@ def stack_gradient(residual: bool = True, seed: int = 0, depth: int = rnn.T, d: 
 
 def stack_seeds(seeds, residual: bool, depth: int = rnn.T, d: int = rnn.D,
                 branch_scale: float = STACK_SCALE) -> StackGradient:
-    """:func:`stack_gradient` for every seed of ``seeds``, as one batch."""
+    """:func:`stack_gradient` for every seed of ``seeds``, as one batch.
+
+    Parameters
+    ----------
+    seeds : iterable of int, at least one, each 0 … 2**63 - 1
+        The seeds, one network each.
+    residual : bool
+        With the residual connection, ``x + F(x)`` (True), or without, ``F(x)`` (False).
+    depth : int, 1 … 1000
+        Number of blocks, in layers.
+    d : int, 1 … 512
+        Width of each block.
+    branch_scale : float, 0.0 … 10.0 (0 … rnn_gradient.MAX_SCALE)
+        Scale of the branch's weights (standard normal × scale / √d).
+
+    Returns
+    -------
+    StackGradient
+        The readouts stacked, one entry per seed along the leading axis (immutable).
+    """
     return _stack(list(seeds), residual, depth, d, branch_scale)
 
 
 def half_life(factor: float) -> float:
     """Steps back for a gradient multiplied by ``factor`` per step to fall to half: ln 2 / −ln factor.
+
+    Parameters
+    ----------
+    factor : float, 0.0 … 1.0, both excluded
+        The factor per step.
+
+    Returns
+    -------
+    float
+        The half-life, in steps.
 
     >>> round(half_life(0.5), 12), round(half_life(0.95), 2)
     (1.0, 13.51)
@@ -428,7 +706,18 @@ class Robustness:
 
 @lru_cache(maxsize=None)
 def robustness(n_seeds: int = N_SEEDS) -> Robustness:
-    """The page's statements counted over the seeds ``0 … n_seeds-1`` (each setting one batch)."""
+    """The page's statements counted over the seeds ``0 … n_seeds-1`` (each setting one batch).
+
+    Parameters
+    ----------
+    n_seeds : int, 1 … 100000
+        How many seeds, from 0 (the book counts ``N_SEEDS`` = 200).
+
+    Returns
+    -------
+    Robustness
+        The shares of the seeds where each statement holds (immutable, remembered).
+    """
     n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
     seeds = range(n_seeds)
     gated = {f: simulate_seeds(seeds, forget=f) for f in FORGETS}

@@ -52,6 +52,13 @@ import numpy as np
 from . import _check
 from .common import N_SEEDS, matvec, memo
 
+__all__ = ["D", "T", "W_SCALE", "INPUT_SCALE", "MIN_SCALE", "MAX_SCALE", "GELFAND_SQUARINGS", "EXPLODE_FACTOR",
+           "BOUND_SLACK", "SWEEP_SCALES", "SATURATING", "SMALL_INPUT", "TOLERANCE", "FLIP_LIMIT", "EXERCISE_INPUT",
+           "SETTINGS", "growth_threshold", "spectral_norm", "bound_holds", "Draw", "draw", "draws",
+           "gelfand_radius", "eigen_radius", "tanh_prime", "forward", "backprop", "slope", "RNNGradient",
+           "simulate", "Batch", "Sweep", "sweep", "first_crossing", "narrative", "page_seed", "FlipStats",
+           "Robustness", "simulate_batch", "robustness", "radius_at_flip", "radius_at_return", "at_radius"]
+
 D, T = 10, 40
 W_SCALE, INPUT_SCALE = 0.8, 1.0
 MIN_SCALE, MAX_SCALE = 0.01, 10.0
@@ -64,6 +71,16 @@ def growth_threshold(T: int = T) -> float:
     """The slope per step above which the gradient "explodes" (below minus it, "vanishes"):
     the fitted line grows by ``EXPLODE_FACTOR`` over ``T`` steps back.
 
+    Parameters
+    ----------
+    T : int, 2 … 10000
+        Sequence length, in steps.
+
+    Returns
+    -------
+    float
+        ``ln(EXPLODE_FACTOR) / T``, per step back (natural log).
+
     >>> round(growth_threshold(40), 4)
     0.0576
     """
@@ -73,6 +90,16 @@ def growth_threshold(T: int = T) -> float:
 
 def spectral_norm(A: np.ndarray):
     """``‖A‖₂``, the largest singular value (of each matrix of a stack): never below ``ρ(A)``.
+
+    Parameters
+    ----------
+    A : array_like of float, shape (..., n, n), non-empty, finite
+        A square matrix, or a stack of them.
+
+    Returns
+    -------
+    float or numpy.ndarray of shape (...)
+        The spectral norm: a float for one matrix, an array for a stack.
 
     >>> float(spectral_norm(np.array([[0.5, 1.0], [0.0, 0.5]]))) > 0.5   # ρ = 0,5
     True
@@ -88,6 +115,18 @@ def bound_holds(log_norms: np.ndarray, bound_slope) -> np.ndarray:
     """Whether every step back grows the log norm by at most ``bound_slope`` (up to rounding).
 
     A step from an exactly vanished gradient (``-inf`` to ``-inf``) holds.
+
+    Parameters
+    ----------
+    log_norms : array_like of float, shape (..., K) with K ≥ 2, no NaN (``-inf`` allowed)
+        Natural logs of the gradient norms at k = 0 … K − 1 steps back, one row per network.
+    bound_slope : float or array_like of float, shape (...)
+        The largest growth allowed per step, in natural log (not validated).
+
+    Returns
+    -------
+    numpy.bool_ or numpy.ndarray of bool, shape (...)
+        Whether every step of each row stays within the bound (up to ``BOUND_SLACK``).
 
     >>> bool(bound_holds(np.array([0.0, 0.5, 0.9]), 0.5)), bool(bound_holds(np.array([0.0, 0.6]), 0.5))
     (True, False)
@@ -114,7 +153,22 @@ class Draw:
 
 
 def draw(d: int = D, T: int = T, seed: int = 0) -> Draw:
-    """Draw the network's ingredients from ``default_rng(seed)`` in a fixed order."""
+    """Draw the network's ingredients from ``default_rng(seed)`` in a fixed order.
+
+    Parameters
+    ----------
+    d : int, 1 … 512
+        Width of the hidden state (and of the inputs).
+    T : int, 2 … 10000
+        Sequence length, in steps.
+    seed : int, 0 … 2**63 - 1
+        Seed of ``numpy.random.default_rng`` for the draw.
+
+    Returns
+    -------
+    Draw
+        W0 and U0 (d, d), x (T, d) and the unit vector u (d,), all read-only.
+    """
     d = _check.integer("d", d, 1, 512)
     T = _check.integer("T", T, 2, 10_000)
     seed = _check.integer("seed", seed, 0, 2**63 - 1)
@@ -128,7 +182,22 @@ def draw(d: int = D, T: int = T, seed: int = 0) -> Draw:
 
 def draws(seeds, d: int = D, T: int = T) -> Draw:
     """The draws of several seeds stacked along a leading axis: one network per seed,
-    each exactly as :func:`draw` gives it, to be run as a batch."""
+    each exactly as :func:`draw` gives it, to be run as a batch.
+
+    Parameters
+    ----------
+    seeds : iterable of int, at least one, each 0 … 2**63 - 1
+        The seeds, one network each.
+    d : int, 1 … 512
+        Width of the hidden state (and of the inputs).
+    T : int, 2 … 10000
+        Sequence length, in steps.
+
+    Returns
+    -------
+    Draw
+        The draws stacked: W0 and U0 (n, d, d), x (n, T, d) and u (n, d), read-only.
+    """
     each = [draw(d, T, s) for s in seeds]
     if not each:
         raise ValueError("seeds must name at least one seed")
@@ -145,6 +214,18 @@ def gelfand_radius(A: np.ndarray, squarings: int = GELFAND_SQUARINGS):
     ``ln ‖A^k‖`` never overflows.  The error of ``‖A^k‖^{1/k}`` is of order
     ``ln(C)/k`` (``C`` depends on A's eigenvectors): negligible for ``k = 2^40``.
     A stack of matrices ``(..., n, n)`` gives an array of radii; one matrix, a float.
+
+    Parameters
+    ----------
+    A : array_like of float, shape (..., n, n), non-empty, finite
+        A square matrix, or a stack of them.
+    squarings : int, 1 … 60
+        The exponent is ``k = 2^squarings``.
+
+    Returns
+    -------
+    float or numpy.ndarray of shape (...)
+        The spectral radius ρ(A), ≥ 0.0: a float for one matrix, an array for a stack.
 
     >>> round(gelfand_radius(np.array([[0.0, 2.0], [0.5, 0.0]])), 12)   # eigenvalues ±1
     1.0
@@ -174,7 +255,18 @@ def gelfand_radius(A: np.ndarray, squarings: int = GELFAND_SQUARINGS):
 
 
 def eigen_radius(A: np.ndarray) -> float:
-    """The same radius from the eigenvalues, ``max |λ|``: the check of :func:`gelfand_radius`."""
+    """The same radius from the eigenvalues, ``max |λ|``: the check of :func:`gelfand_radius`.
+
+    Parameters
+    ----------
+    A : array_like of float, shape (n, n), finite
+        One square matrix.
+
+    Returns
+    -------
+    float
+        The spectral radius ρ(A), ≥ 0.0.
+    """
     A = _check.array("A", A, ndim=2)
     if A.shape[0] != A.shape[1]:
         raise ValueError(f"A must be a square matrix, got shape {A.shape}")
@@ -188,6 +280,16 @@ def tanh_prime(a: np.ndarray) -> np.ndarray:
 
     Written this way it never overflows, and it stays accurate where ``1 - tanh²``
     would round to an exact 0 (|a| ≳ 19).
+
+    Parameters
+    ----------
+    a : array_like of float, any shape, non-empty, finite
+        Pre-activations.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``tanh′(a)``, of a's shape, each value in [0, 1] (0 only where it underflows, |a| ≳ 373).
     """
     e = -2.0 * np.abs(_check.array("a", a))
     e = np.exp(e, out=e if e.ndim else None)  # in place: the robustness sweeps pass millions of values
@@ -205,6 +307,20 @@ def forward(W_hh: np.ndarray, W_xh: np.ndarray, x: np.ndarray) -> np.ndarray:
 
     ``W_hh``, ``W_xh`` and ``x`` (``(..., T, d)``) may carry leading batch axes
     that broadcast together: a sweep over scales, over seeds, or both.
+
+    Parameters
+    ----------
+    W_hh : array_like of float, shape (..., d, d), finite
+        Recurrent weights.
+    W_xh : array_like of float, shape (..., d, m), finite
+        Input weights (m = d in the widget).
+    x : array_like of float, shape (..., T, m), finite
+        The inputs x_1 … x_T.
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., T, d)
+        The pre-activations ``a_t = W_hh h_{t-1} + W_xh x_t``, from ``h_0 = 0``.
     """
     W_hh, W_xh = _check.array("W_hh", W_hh, min_ndim=2), _check.array("W_xh", W_xh, min_ndim=2)
     x = _check.array("x", x, min_ndim=2)
@@ -228,6 +344,20 @@ def backprop(W_hh: np.ndarray, a: np.ndarray, u: np.ndarray) -> tuple[np.ndarray
     step keeps the recursion free of overflow and underflow however long T is; a
     gradient that is exactly zero (every tanh′ underflowed) has log norm ``-inf``
     from there on, and a zero direction — never NaN.
+
+    Parameters
+    ----------
+    W_hh : array_like of float, shape (..., d, d), finite
+        Recurrent weights.
+    a : array_like of float, shape (..., T, d), finite
+        Pre-activations, as :func:`forward` returns them.
+    u : array_like of float, shape (..., d), finite
+        The loss direction (``L = u·h_T``; unit length in the widget, not checked).
+
+    Returns
+    -------
+    tuple of two numpy.ndarray
+        ``directions`` (..., T+1, d), unit or zero, and ``log_norms`` (..., T+1), natural log.
     """
     W_hh, a = _check.array("W_hh", W_hh, min_ndim=2), _check.array("a", a, min_ndim=2)
     u = _check.array("u", u, min_ndim=1)
@@ -251,7 +381,18 @@ def backprop(W_hh: np.ndarray, a: np.ndarray, u: np.ndarray) -> tuple[np.ndarray
 
 def slope(log_norms: np.ndarray) -> np.ndarray:
     """Least-squares slope of ``log_norms`` against the steps back ``k = 0 … T``
-    (``-inf`` where the gradient vanished exactly on the way)."""
+    (``-inf`` where the gradient vanished exactly on the way).
+
+    Parameters
+    ----------
+    log_norms : array_like of float, shape (..., K) with K ≥ 2, no NaN or +inf (``-inf`` allowed)
+        Natural logs of the gradient norms at k = 0 … K − 1 steps back, one row per network.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (...)
+        The slope of each row, per step back (natural log); ``-inf`` where a row holds ``-inf``.
+    """
     log_norms = np.asarray(log_norms, dtype=np.float64)
     if log_norms.ndim < 1 or log_norms.shape[-1] < 2 or np.any(np.isnan(log_norms)) or np.any(log_norms == np.inf):
         raise ValueError("log_norms must hold at least two values per row, none NaN or +inf")
@@ -337,7 +478,26 @@ class RNNGradient:
 @memo
 def simulate(d: int = D, T: int = T, w_scale: float = W_SCALE,
              input_scale: float = INPUT_SCALE, seed: int = 0) -> RNNGradient:
-    """Run widget 1 for one setting."""
+    """Run widget 1 for one setting.
+
+    Parameters
+    ----------
+    d : int, 1 … 512
+        Width of the hidden state (and of the inputs).
+    T : int, 2 … 10000
+        Sequence length, in steps.
+    w_scale : float, 0.01 … 10.0 (MIN_SCALE … MAX_SCALE)
+        Scale of the recurrent weights, ``W_hh = w_scale · W0``.
+    input_scale : float, 0.0 … 10.0 (0 … MAX_SCALE)
+        Scale of the input weights, ``W_xh = input_scale · U0``.
+    seed : int, 0 … 2**63 - 1
+        Seed of ``numpy.random.default_rng`` for the draw.
+
+    Returns
+    -------
+    RNNGradient
+        The readout (immutable, remembered).
+    """
     w_scale = _check.real("w_scale", w_scale, MIN_SCALE, MAX_SCALE)
     input_scale = _check.real("input_scale", input_scale, 0.0, MAX_SCALE)
     dr = draw(d, T, seed)
@@ -420,6 +580,24 @@ def sweep(input_scale: float = INPUT_SCALE, seed: int = 0, d: int = D, T: int = 
     """Run the widget at every ``w_scale`` of ``scales`` at once (a batch of networks).
 
     The radius is not recomputed per scale: ``ρ(s·W0) = s·ρ(W0)`` for ``s > 0``.
+
+    Parameters
+    ----------
+    input_scale : float, 0.0 … 10.0 (0 … MAX_SCALE)
+        Scale of the input weights, ``W_xh = input_scale · U0``.
+    seed : int, 0 … 2**63 - 1
+        Seed of ``numpy.random.default_rng`` for the draw.
+    d : int, 1 … 512
+        Width of the hidden state (and of the inputs).
+    T : int, 2 … 10000
+        Sequence length, in steps.
+    scales : array_like of float, 1-D, non-empty, each 0.01 … 10.0 (MIN_SCALE … MAX_SCALE)
+        The ``w_scale`` values, increasing for :func:`first_crossing` and the radius readings.
+
+    Returns
+    -------
+    Sweep
+        The readout at every scale (immutable; remembered when scales is hashable).
     """
     input_scale = _check.real("input_scale", input_scale, 0.0, MAX_SCALE)
     scales = np.asarray(scales, dtype=np.float64)
@@ -454,6 +632,21 @@ def _sweep_arrays(dr: Draw, input_scale: float, scales: np.ndarray, full: bool =
 def first_crossing(scales: np.ndarray, values: np.ndarray, level: float) -> float | None:
     """The first scale where ``values`` rises through ``level`` (linear interpolation).
 
+    Parameters
+    ----------
+    scales : array_like of float, 1-D, non-empty, finite
+        The grid, increasing.
+    values : array_like of float, shape of scales, no NaN
+        One value per scale.
+    level : float, -1e300 … 1e300
+        The level to cross.
+
+    Returns
+    -------
+    float or None
+        The interpolated scale; the first scale if values starts at or above level; None if
+        values never reaches it.
+
     >>> first_crossing(np.array([1.0, 2.0, 3.0]), np.array([0.0, 0.5, 1.5]), 1.0)
     2.5
     """
@@ -480,7 +673,18 @@ EXERCISE_INPUT = 0.5         # the exercise: where does the slope change sign wi
 
 
 def narrative(seed: int) -> dict[str, bool]:
-    """The three statements the page's story needs, for one seed."""
+    """The three statements the page's story needs, for one seed.
+
+    Parameters
+    ----------
+    seed : int, 0 … 2**63 - 1
+        Seed of ``numpy.random.default_rng`` for the draw.
+
+    Returns
+    -------
+    dict of str to bool
+        ``default_vanishes``, ``saturation_vanishes`` and ``small_input_explodes``: whether each holds.
+    """
     seed = _check.integer("seed", seed, 0, 2**63 - 1)
     story = _story(simulate(seed=seed), simulate(w_scale=SATURATING[0], input_scale=SATURATING[1], seed=seed),
                    simulate(w_scale=SMALL_INPUT[0], input_scale=SMALL_INPUT[1], seed=seed))
@@ -506,6 +710,11 @@ def _story(default, sat, small) -> dict:
 @lru_cache(maxsize=None)
 def page_seed() -> int:
     """The page's rule: the first seed ≥ 0 for which all of :func:`narrative` holds.
+
+    Returns
+    -------
+    int
+        The seed (computed once, then remembered).
 
     >>> page_seed()
     2
@@ -548,7 +757,22 @@ class Robustness:
 
 
 def simulate_batch(dr: Draw, w_scale: float = W_SCALE, input_scale: float = INPUT_SCALE) -> Batch:
-    """:func:`simulate` for every network of a stacked draw (:func:`draws`) at once."""
+    """:func:`simulate` for every network of a stacked draw (:func:`draws`) at once.
+
+    Parameters
+    ----------
+    dr : Draw
+        The networks' ingredients, stacked along a leading axis as :func:`draws` gives them.
+    w_scale : float, 0.01 … 10.0 (MIN_SCALE … MAX_SCALE)
+        Scale of the recurrent weights, ``W_hh = w_scale · W0``.
+    input_scale : float, 0.0 … 10.0 (0 … MAX_SCALE)
+        Scale of the input weights, ``W_xh = input_scale · U0``.
+
+    Returns
+    -------
+    Batch
+        The readout of every network, one entry per seed (immutable).
+    """
     w_scale = _check.real("w_scale", w_scale, MIN_SCALE, MAX_SCALE)
     input_scale = _check.real("input_scale", input_scale, 0.0, MAX_SCALE)
     W_hh = w_scale * dr.W0
@@ -570,7 +794,18 @@ SETTINGS = {"default": (W_SCALE, INPUT_SCALE), "saturating": SATURATING, "small_
 @lru_cache(maxsize=None)
 def robustness(n_seeds: int = N_SEEDS) -> Robustness:
     """Every draw-dependent statement of the page, counted over the seeds ``0 … n_seeds-1``
-    (all of them run as one batch)."""
+    (all of them run as one batch).
+
+    Parameters
+    ----------
+    n_seeds : int, 1 … 100000
+        How many seeds, from 0 (the book counts ``N_SEEDS`` = 200).
+
+    Returns
+    -------
+    Robustness
+        The shares of the seeds where each statement holds (immutable, remembered).
+    """
     n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
     dr = draws(range(n_seeds))
     runs = {name: simulate_batch(dr, *setting) for name, setting in SETTINGS.items()}
@@ -601,13 +836,34 @@ def _share(holds: np.ndarray) -> float:
 
 
 def radius_at_flip(sw: Sweep) -> float | None:
-    """The radius at the first scale where the measured slope turns positive."""
+    """The radius at the first scale where the measured slope turns positive.
+
+    Parameters
+    ----------
+    sw : Sweep
+        A sweep over ``w_scale``, as :func:`sweep` returns it.
+
+    Returns
+    -------
+    float or None
+        The spectral radius there (interpolated), or None if the slope never turns positive.
+    """
     return _radius_at_flip(sw.scales, sw.measured_slope, sw.spectral_radius)
 
 
 def radius_at_return(sw: Sweep) -> float | None:
     """The radius where the measured slope, after it first turns positive, first falls below 0
     again (None if it never turns positive, or never falls back within the sweep).
+
+    Parameters
+    ----------
+    sw : Sweep
+        A sweep over ``w_scale``, as :func:`sweep` returns it.
+
+    Returns
+    -------
+    float or None
+        The spectral radius there (interpolated), or None.
 
     >>> sw = sweep(SMALL_INPUT[1], page_seed())
     >>> bool(radius_at_flip(sw) < radius_at_return(sw))
@@ -617,7 +873,22 @@ def radius_at_return(sw: Sweep) -> float | None:
 
 
 def at_radius(sw: Sweep, values: np.ndarray, radius: float) -> float:
-    """``values`` of the sweep (one per scale) at the radius ``radius``, by linear interpolation."""
+    """``values`` of the sweep (one per scale) at the radius ``radius``, by linear interpolation.
+
+    Parameters
+    ----------
+    sw : Sweep
+        A sweep over ``w_scale``, as :func:`sweep` returns it.
+    values : array_like of float, shape (len(sw.scales),), finite
+        One value per scale of the sweep.
+    radius : float, sw.spectral_radius[0] … sw.spectral_radius[-1]
+        The spectral radius at which to read the values.
+
+    Returns
+    -------
+    float
+        The interpolated value.
+    """
     values = _check.array("values", values, ndim=1)
     if values.shape != sw.scales.shape:
         raise ValueError("values must hold one value per scale of the sweep")
