@@ -17,11 +17,28 @@ def setup() -> None:
 
 def show(page) -> None:
     """Everything a widget page shows at its top: the book's style, then its numbers and its
-    figures glued under their names (``page``: a module of ``chapter09.figures``)."""
+    figures glued under their names (``page``: a module of ``chapter09.figures``).  In a
+    downloaded notebook (no myst-nb) the numbers are printed as a table, and each figure is
+    drawn where the page has it (:func:`figure`)."""
     setup()
     glue_numbers(page.readout().numbers)
+    if _glue() is None:
+        return
     for key, fig in page.figures().items():
         glue_figure(key, fig)
+
+
+def figure(page, key: str) -> None:
+    """Draw one of the page's figures (a downloaded notebook shows each where the page does)."""
+    from IPython.display import display
+
+    setup()
+    figures = page.figures()
+    if key not in figures:
+        raise ValueError(f"key must be one of the page's figures ({', '.join(figures)}), got {key!r}")
+    display(figures[key])
+    for fig in figures.values():
+        plt.close(fig)
 
 
 def table(page, name: str):
@@ -90,6 +107,11 @@ def widget(spec: dict):
 
     if not isinstance(spec, dict) or not {"widget", "controls", "states"} <= set(spec):
         raise ValueError("spec must be a widget's controls(): a dict with widget, controls and states")
+    if _glue() is None:  # a notebook has no widget script: the readout at the controls' defaults
+        initial = "-".join(str(c["initial"]) for c in spec["controls"])
+        labels = spec["readout_labels"]
+        display(markdown_table(["", "valor"], [[labels[k], v] for k, v in spec["states"][initial]["readout"].items()]))
+        return
     data = json.dumps(spec, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     html = (f'<div class="ch09-widget" id="ch09-{spec["widget"]}">'
             f'<script type="application/json" class="ch09-data">{data}</script></div>')
