@@ -3,7 +3,7 @@
 The same strings as the widget on the page (each page module's ``reading``), for any
 setting the widget's functions allow, not only the positions of its controls::
 
-    $ python -m chapter09 atencio --tau 0,05
+    $ python -m chapter09 atencio --tau 0,05      (or: 4, w4; 0.05)
     Els pesos de l’atenció (τ = 0,05)
       abast efectiu (mitjana)          1,005
       …
@@ -52,7 +52,7 @@ WIDGETS = (
     Widget("portes", "7", "gates", "Les portes: σ(a)⊙b",
            {"top_k": ("canals que el router deixa passar (top-k)", int)}),
 )
-ALIASES = {"6": "cost-i-memoria"}  # figure 6 (memory) shares page 5's widget
+ALIASES = {"6": "cost-i-memoria", "w6": "cost-i-memoria"}  # figure 6 (memory) shares page 5's widget
 
 MESSAGES = {  # argparse's own messages, in Catalan
     "unrecognized arguments": "arguments desconeguts",
@@ -137,7 +137,7 @@ def parser() -> Parser:
     figures.required = True
     for w in WIDGETS:
         defaults = inspect.signature(page(w).reading).parameters
-        aliases = [w.number] + [a for a, target in ALIASES.items() if target == w.name]
+        aliases = [w.number, f"w{w.number}"] + [a for a, target in ALIASES.items() if target == w.name]
         sub = figures.add_parser(w.name, aliases=aliases, help=f"figura {w.number}: {w.title}",
                                  description=f"Figura {w.number}: {w.title}.")
         group = sub.add_argument_group("paràmetres (sense cap, els valors per defecte de la pàgina)")
@@ -149,8 +149,9 @@ def parser() -> Parser:
 
 
 def widget(name: str) -> Widget:
+    """A widget by its command: the page's name, the figure's number, or ``w`` and the number."""
     name = ALIASES.get(name, name)
-    return next(w for w in WIDGETS if name in (w.name, w.number))
+    return next(w for w in WIDGETS if name in (w.name, w.number, f"w{w.number}"))
 
 
 def report(w: Widget, values: dict) -> str:

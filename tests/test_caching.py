@@ -56,11 +56,14 @@ def test_edit_of_a_widget_re_executes_its_pages_with_the_new_numbers(tmp_path):
     assert build(repo, cache) == notebook_pages
     assert build.executed_alone == []  # every page ran in a shared, warm kernel
     module = repo / "chapter09" / "attention.py"
-    module.write_text(module.read_text(encoding="utf-8").replace("SLOPE = 0.4 ", "SLOPE = 0.5 "), encoding="utf-8")
+    text = module.read_text(encoding="utf-8")
+    assert "COPY_TOL, MEAN_TOL = 0.01, 0.1 " in text  # a tolerance every claim still meets when widened
+    module.write_text(text.replace("COPY_TOL, MEAN_TOL = 0.01, 0.1 ", "COPY_TOL, MEAN_TOL = 0.01, 0.12 "),
+                      encoding="utf-8")
     assert build(repo, cache) == ["04-atencio", "afirmacions"]
     page = (repo / "_build" / "html" / "04-atencio.html").read_text(encoding="utf-8")
     pasted = re.findall(r'<span class="pasted-text">([^<]*)</span>', page)
-    assert "0,5" in pasted and "0,4" not in pasted  # the glued slope a: the new value, not a stale one
+    assert "12\xa0%" in pasted and "10\xa0%" not in pasted  # the glued tolerance: new, not stale
     assert build(repo, cache) == []  # nothing changed: nothing runs
 
 

@@ -27,6 +27,7 @@ def test_reading_gives_the_widget_strings_at_every_position_of_its_controls(name
 @pytest.mark.parametrize("argv, lines", [
     (["atencio", "--tau", "0,05"], ["  abast efectiu (mitjana)         1,005"]),
     (["4", "--tau", "4"], ["  abast efectiu (mitjana)         6,914"]),
+    (["w4", "--tau", "0.05"], ["  abast efectiu (mitjana)         1,005"]),
     (["rnn-lstm", "--pinned", "sí"], ["  factor del camí de la cel·la  0,950"]),
     (["coll-ampolla"], ["  fracció reconstruïble màxima  0,390625\xa0%"]),
     (["6", "--L", "131.072"], ["  memòria: KV-cache                  17,18\xa0GB"]),

@@ -13,7 +13,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 from prose import prose  # noqa: E402
 
 WORDLIST = ROOT / "tools" / "wordlist-ca.txt"
-ELISION = re.compile(r"^[lLdDsSnNmMtT]'")
+ELISION = re.compile(r"^[lLdDsSnNmMtT]['’]")  # straight or typographic apostrophe
 
 
 def accepted(token: str, words: set) -> bool:
