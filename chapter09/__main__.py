@@ -70,7 +70,7 @@ def page(widget: Widget):
 
 def number(text: str, kind: type):
     """A value as a Catalan reader writes it: ``0,05`` or ``0.05``; ``2.048`` or ``2048``; ``sí``/``no``."""
-    text = text.strip()
+    text = text.strip().replace(fmt.MINUS, "-")
     if kind is bool:
         if text.lower() in ("sí", "si", "s", "true", "1"):
             return True

@@ -2,10 +2,11 @@
 
 Every number that reaches the prose, a readout table or a tick label goes
 through one of these functions, so the book writes numbers one way only:
-decimal comma, thousands dot, a non-breaking space before ``%`` and units.
+decimal comma, thousands dot, a non-breaking space before ``%`` and units, and the
+minus sign (−, U+2212) where CLDR's Catalan data gives a hyphen.
 
->>> decimal(0.7649)
-'0,76'
+>>> decimal(0.7649), decimal(-0.7649)
+('0,76', '−0,76')
 >>> integer(131072)
 '131.072'
 >>> percent(0.00390625)
@@ -28,11 +29,12 @@ from babel import Locale
 from babel.numbers import format_decimal, format_percent
 from babel.units import format_unit
 
-__all__ = ["LOCALE", "NBSP", "SUPERSCRIPT", "decimal", "shortest", "integer", "percent", "share",
+__all__ = ["LOCALE", "NBSP", "MINUS", "SUPERSCRIPT", "decimal", "shortest", "integer", "percent", "share",
            "power_of_ten", "si_bytes", "binary_bytes"]
 
 LOCALE = Locale.parse("ca")
 NBSP = "\u00a0"
+MINUS = "\u2212"  # Catalan typography writes −0,92; CLDR's "ca" data has the hyphen-minus
 SUPERSCRIPT = str.maketrans("0123456789-+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺")
 _BYTE_UNITS = ("byte", "kilobyte", "megabyte", "gigabyte", "terabyte", "petabyte")
 
@@ -52,6 +54,11 @@ def _digits(digits) -> int:
     return int(digits)
 
 
+def _signed(text: str) -> str:
+    """babel's number with the minus sign in place of its leading hyphen-minus."""
+    return MINUS + text[1:] if text.startswith("-") else text
+
+
 def _pattern(digits: int) -> str:
     return "#,##0" + ("." + "0" * digits if digits else "")
 
@@ -62,7 +69,7 @@ def _no_negative_zero(x: float, digits: int) -> float:
 
 
 def decimal(x, digits: int = 2) -> str:
-    """A real number with a fixed number of decimals: ``decimal(-0.3466, 3) == '-0,347'``.
+    """A real number with a fixed number of decimals: ``decimal(-0.3466, 3) == '−0,347'``.
 
     Parameters
     ----------
@@ -77,7 +84,7 @@ def decimal(x, digits: int = 2) -> str:
         The number with a decimal comma and thousands dots.
     """
     x, digits = _finite_real(x), _digits(digits)
-    return format_decimal(_no_negative_zero(x, digits), format=_pattern(digits), locale=LOCALE)
+    return _signed(format_decimal(_no_negative_zero(x, digits), format=_pattern(digits), locale=LOCALE))
 
 
 def shortest(x, max_digits: int = 3) -> str:
@@ -120,7 +127,7 @@ def integer(n) -> str:
     """
     if isinstance(n, bool) or not isinstance(n, numbers.Integral):
         raise ValueError(f"n must be an integer, got {type(n).__name__}")
-    return format_decimal(int(n), locale=LOCALE)
+    return _signed(format_decimal(int(n), locale=LOCALE))
 
 
 def percent(share, digits: int = 2) -> str:
@@ -141,7 +148,7 @@ def percent(share, digits: int = 2) -> str:
     share, digits = _finite_real(share, "share"), _digits(digits)
     cldr = LOCALE.percent_formats[None].pattern  # '#,##0\xa0%'
     pattern = cldr.replace("#,##0", _pattern(digits), 1)
-    return format_percent(_no_negative_zero(share * 100, digits) / 100, format=pattern, locale=LOCALE)
+    return _signed(format_percent(_no_negative_zero(share * 100, digits) / 100, format=pattern, locale=LOCALE))
 
 
 def share(x) -> str:
@@ -195,7 +202,7 @@ def power_of_ten(x, digits: int = 2) -> str:
     if abs(mantissa) >= 10:
         exponent += 1
         mantissa = exact.scaleb(-exponent).quantize(quantum, ROUND_HALF_EVEN)
-    text = format_decimal(mantissa, format=_pattern(digits), locale=LOCALE)
+    text = _signed(format_decimal(mantissa, format=_pattern(digits), locale=LOCALE))
     return f"{text}·10{str(exponent).translate(SUPERSCRIPT)}"
 
 

@@ -33,10 +33,10 @@ The page's headline values (its seed comes from :func:`page_seed`):
 >>> from chapter09.fmt import decimal
 >>> r = simulate(seed=page_seed())
 >>> [decimal(v) for v in (r.spectral_radius, r.mean_tanh_prime, r.predicted_slope, r.measured_slope)]
-['0,81', '0,59', '-0,73', '-0,76']
+['0,81', '0,59', '−0,73', '−0,76']
 >>> r = simulate(w_scale=2, input_scale=1, seed=page_seed())
 >>> [decimal(v) for v in (r.spectral_radius, r.mean_tanh_prime, r.product, r.measured_slope)]
-['2,03', '0,42', '0,85', '-0,27']
+['2,03', '0,42', '0,85', '−0,27']
 >>> r = simulate(w_scale=2, input_scale=0.05, seed=page_seed())
 >>> [decimal(v) for v in (r.product, r.measured_slope, r.bound_slope)], r.explodes, r.bound_holds
 (['1,16', '0,08', '1,19'], True, True)

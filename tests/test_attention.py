@@ -107,7 +107,7 @@ def test_exercise_answers():
     assert (n["w4_dk"], n["w4_tau_dk"]) == ("64", "8")
     assert n["w4_span_dk"] == "6,98" and w4.attend(temperature=8.0).span.mean() < w4.N
     underflow = (n["w4_zero_weights"], n["w4_zeroed_exp"], n["w4_kept_exp"], n["w4_ln_tiny"])
-    assert underflow == ("30", "-800", "-400", "-744,44")
+    assert underflow == ("30", "−800", "−400", "−744,44")
     assert (n["w4_const_excess"], n["w4_const_sum"]) == ("2,22·10⁻¹⁶", "1 − 2⁻⁵²")
 
 

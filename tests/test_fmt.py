@@ -11,7 +11,8 @@ NBSP = "\u00a0"
 
 @pytest.mark.parametrize("x, digits, text", [
     (0.7649, 2, "0,76"),
-    (0.765, 2, "0,76"), (0.775, 2, "0,78"),  # babel: the shortest repr, rounded half to even (1234.5, 1, "1.234,5"), (-0.3466, 3, "-0,347"),
+    (0.765, 2, "0,76"), (0.775, 2, "0,78"),  # babel: the shortest repr, rounded half to even
+    (1234.5, 1, "1.234,5"), (-0.3466, 3, "−0,347"),
     (-0.001, 2, "0,00"), (-0.0, 1, "0,0"), (2.0, 0, "2"), (1e6, 2, "1.000.000,00"),
 ])
 def test_decimal(x, digits, text):
@@ -19,7 +20,7 @@ def test_decimal(x, digits, text):
 
 
 @pytest.mark.parametrize("n, text", [(2048, "2.048"), (131072, "131.072"), (1024, "1.024"),
-                                     (268435456, "268.435.456"), (40, "40"), (-5, "-5")])
+                                     (268435456, "268.435.456"), (40, "40"), (-5, "−5")])
 def test_integer(n, text):
     assert fmt.integer(n) == text
 
@@ -38,7 +39,7 @@ def test_share_uses_fewest_exact_decimals():
 
 @pytest.mark.parametrize("x, text", [
     (2.0**-53, "1,11·10⁻¹⁶"), (2.0**-52, "2,22·10⁻¹⁶"), (9.999e5, "1,00·10⁶"),
-    (-3.2e-7, "-3,20·10⁻⁷"), (0.0, "0,00"), (12345.0, "1,23·10⁴"),
+    (-3.2e-7, "−3,20·10⁻⁷"), (0.0, "0,00"), (12345.0, "1,23·10⁴"),
 ])
 def test_power_of_ten(x, text):
     assert fmt.power_of_ten(x) == text
@@ -68,3 +69,10 @@ def test_error_names_the_parameter():
         fmt.decimal(1.0, 99)
     with pytest.raises(ValueError, match="n_bytes must be"):
         fmt.si_bytes(-3)
+
+
+@pytest.mark.parametrize("write", [lambda x: fmt.decimal(x, 2), fmt.integer, lambda x: fmt.percent(x, 1),
+                                   fmt.power_of_ten, lambda x: fmt.shortest(x / 7)])
+def test_negative_numbers_take_the_minus_sign_not_a_hyphen(write):
+    text = write(-42)
+    assert text.startswith(fmt.MINUS) and "-" not in text

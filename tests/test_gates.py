@@ -82,7 +82,7 @@ def test_page_readout_exercise_answers():
     n = page.readout().numbers
     assert n["w7_same_experts_share"] == "100\u00a0%"
     assert (n["w7_ex_off_count"], n["w7_ex_off"], n["w7_ex_gap"]) == ("12", "75\u00a0%", "0,549")
-    assert (n["w7_swish_argmin"], n["w7_swish_low"]) == ("-1,278", "-0,278")
+    assert (n["w7_swish_argmin"], n["w7_swish_low"]) == ("−1,278", "−0,278")
     assert (n["w7_router_channels"], n["w7_router_gates"], n["w7_router_gates_sum"]) == ("7 i 8", "0,79 i 0,72", "1,51")
     assert (n["w7_router_softmax"], n["w7_router_softmax_sum"]) == ("0,59 i 0,41", "1,00")
 
