@@ -18,20 +18,21 @@ import ast
 import contextlib
 import io
 import json
-import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 SNAPSHOT = ROOT / "tests" / "snapshot.json"
-CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.M | re.S)
+sys.path.insert(0, str(ROOT))  # chapter09, when run as a script from a checkout
 HIDDEN = {"remove-input", "remove-cell", "hide-input", "hide-cell"}
 
 
 def code_cells(page_text: str) -> list[tuple[set[str], str]]:
     """Each code cell of a MyST page: its tags and its code (option lines removed)."""
     cells = []
+    from chapter09.provenance import CELL  # the code cells as the execution keys read them
+
     for body in CELL.findall(page_text):
         lines = body.splitlines()
         options = [line for line in lines if line.startswith(":")]
@@ -70,7 +71,6 @@ def run_cells(cells: list[str]) -> list[str]:
 
 def glued() -> dict[str, dict[str, str]]:
     """Every string each widget page glues, by page and key."""
-    sys.path.insert(0, str(ROOT))
     from chapter09 import claims
 
     return {w.page: dict(sorted(w.numbers.items())) for w in claims.registry()}

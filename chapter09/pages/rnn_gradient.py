@@ -187,10 +187,23 @@ def _verdict(run) -> str:
 
 
 class _Entry:
-    """One scale of a sweep, seen as a readout by :func:`_verdict`."""
+    """One scale of a sweep, seen as a readout (of :func:`w1.simulate`) by :func:`_verdict`
+    and :func:`_widget_readout`."""
+
+    FIELDS = ("spectral_radius", "mean_tanh_prime", "product", "predicted_slope", "measured_slope",
+              "bound_slope", "explodes", "vanishes")
 
     def __init__(self, sw, i):
-        self.explodes, self.vanishes = bool(sw.explodes[i]), bool(sw.vanishes[i])
+        for name in self.FIELDS:
+            setattr(self, name, getattr(sw, name)[i].item())
+
+
+def _widget_readout(run) -> dict[str, str]:
+    """The widget's strings for one run: a readout, or one entry of a sweep."""
+    return {"rho": fmt.decimal(run.spectral_radius), "tp": fmt.decimal(run.mean_tanh_prime),
+            "product": fmt.decimal(run.product), "pred": fmt.decimal(run.predicted_slope),
+            "meas": fmt.decimal(run.measured_slope), "bound": fmt.decimal(run.bound_slope),
+            "verdict": _verdict(run)}
 
 
 # --- widget 1 ---------------------------------------------------------------------------------
@@ -203,10 +216,7 @@ LABELS = {"rho": "radi espectral ρ", "tp": "tanh′ mitjana", "product": "produ
 def reading(w_scale: float = w1.W_SCALE, input_scale: float = w1.INPUT_SCALE) -> dict[str, str]:
     """Widget 1's readout at any setting, with the page's seed: the strings the widget shows
     (keys of :data:`LABELS`).  ``w_scale`` multiplies W_hh, ``input_scale`` the input."""
-    r = w1.simulate(w_scale=w_scale, input_scale=input_scale, seed=w1.page_seed())
-    return {"rho": fmt.decimal(r.spectral_radius), "tp": fmt.decimal(r.mean_tanh_prime),
-            "product": fmt.decimal(r.product), "pred": fmt.decimal(r.predicted_slope),
-            "meas": fmt.decimal(r.measured_slope), "bound": fmt.decimal(r.bound_slope), "verdict": _verdict(r)}
+    return _widget_readout(w1.simulate(w_scale=w_scale, input_scale=input_scale, seed=w1.page_seed()))
 
 
 def controls() -> dict:
@@ -220,10 +230,7 @@ def controls() -> dict:
         predicted = sw.predicted_slope[i]
         k = np.arange(sw.log_grad_norms.shape[1])
         return {
-            "readout": {"rho": fmt.decimal(sw.spectral_radius[i]), "tp": fmt.decimal(sw.mean_tanh_prime[i]),
-                        "product": fmt.decimal(sw.product[i]), "pred": fmt.decimal(predicted),
-                        "meas": fmt.decimal(sw.measured_slope[i]), "bound": fmt.decimal(sw.bound_slope[i]),
-                        "verdict": _verdict(_Entry(sw, i))},
+            "readout": _widget_readout(_Entry(sw, i)),
             "plot": {"kind": "lines", "ylog": True, "xlabel": "passos enrere k", "ylabel": "‖∂ℒ/∂h‖",
                      "series": [
                          {"label": "mesurat", "x": k.tolist(), "y": _round(np.exp(sw.log_grad_norms[i]))},
