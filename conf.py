@@ -13,9 +13,9 @@ sys.path.insert(0, str(ROOT / "_ext"))  # the book's own small Sphinx extensions
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 
 # -- the book --------------------------------------------------------------------
-CHAPTER_NUMBER, CHAPTER_TITLE = 9, "RNN, LSTM, seq2seq i el naixement de l'atenció"
-project = f"Capítol {CHAPTER_NUMBER:02d} · {CHAPTER_TITLE}"
-author = "Equip del llibre executable"
+CHAPTER_NUMBER, CHAPTER_TITLE = 9, "RNN, LSTM, seq2seq i el naixement de l’atenció"  # typographic ’
+project = f"Capítol {CHAPTER_NUMBER} · {CHAPTER_TITLE}"  # as the title page says it
+author = "l’equip del llibre executable"  # the footer reads «Per l’equip del llibre executable»
 copyright = "2026, " + author
 language = "ca"
 root_doc = "index"
@@ -55,7 +55,7 @@ nb_render_markdown_format = "myst"  # tables written by cells
 
 # -- HTML ------------------------------------------------------------------------------
 html_theme = "sphinx_book_theme"
-html_title = "09 · RNN, LSTM, seq2seq i l'atenció"
+html_title = "09 · RNN, LSTM, seq2seq i l’atenció"
 html_last_updated_fmt = None
 html_theme_options = {
     "show_toc_level": 2,
@@ -108,14 +108,14 @@ latex_elements = {
     "maketitle": r"""
 \begin{titlepage}
 \centering\vspace*{6cm}
-{\Large Curs d'aprenentatge profund\par}\vspace{1cm}
+{\Large Curs d’aprenentatge profund\par}\vspace{1cm}
 {\Huge\bfseries Capítol %d\par}\vspace{0.5cm}
 {\LARGE %s\par}\vspace{2cm}
 {\large Llibre executable: cada figura i cada xifra es calculen\\
 en construir el llibre, amb el paquet de Python \texttt{chapter09}.\par}
 \vfill{\large %s\par}
 \end{titlepage}
-""" % (CHAPTER_NUMBER, CHAPTER_TITLE, author),
+""" % (CHAPTER_NUMBER, CHAPTER_TITLE, author[0].upper() + author[1:]),
     "tableofcontents": r"""
 \renewcommand{\contentsname}{Índex}
 \sphinxtableofcontents

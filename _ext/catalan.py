@@ -1,7 +1,9 @@
 """Catalan for the parts of the HTML book that Sphinx and the theme leave in English.
 
 * The theme's own strings that have no Catalan translation (``Fullscreen mode``…)
-  get one from ``locale/ca/LC_MESSAGES/booktheme.po``, compiled here with babel.
+  get one from ``locale/ca/LC_MESSAGES/booktheme.po``, compiled here with babel, and the
+  ones its Catalan catalogue writes with a typewriter apostrophe (``Torna a l'inici``) are
+  given the typographic one by ``sphinx.po``, loaded before the theme's.
 * Sphinx has no Catalan search language; this one drops Catalan stop words and
   stems nothing (the browser side stems nothing either, so both sides agree).
 """
@@ -48,5 +50,6 @@ def setup(app):
     compiled = Path(app.doctreedir) / "locale"
     compile_catalogs(compiled)
     app.add_message_catalog("booktheme", str(compiled))
+    app.add_message_catalog("sphinx", str(compiled))  # before the theme's own: its ’ wins
     app.add_search_language(SearchCatalan)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -162,7 +162,7 @@ def report(w: Widget, values: dict) -> str:
     width = max(len(label) for label in module.LABELS.values())
     lines = [f"{w.title} ({setting})"]
     lines += [f"  {module.LABELS[key]:<{width}}  {text}" for key, text in readout.items()]
-    return "\n".join(lines)
+    return fmt.typographic("\n".join(lines))
 
 
 def main(argv: list[str] | None = None) -> int:

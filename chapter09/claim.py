@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import fmt
+
 KINDS = {"exact": "exacta", "draw": "depèn de l'atzar", "qualitative": "qualitativa",
          "method": "mètode"}
 
@@ -55,6 +57,11 @@ class WidgetClaims:
     corrections: tuple[Correction, ...]
     paragraphs: tuple[int, ...]            # the author's paragraphs the page carries (0 = title)
     tables: dict = field(default_factory=dict)  # name → (header, rows of templates)
+
+    def __post_init__(self):
+        # every glued word comes out with Catalan typography (s’esvaeix), whoever wrote it
+        object.__setattr__(self, "numbers", {k: fmt.typographic(v) if isinstance(v, str) else v
+                                             for k, v in self.numbers.items()})
 
     def render(self, template: str) -> str:
         return template.format(**self.numbers)

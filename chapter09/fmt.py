@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from decimal import ROUND_HALF_EVEN, Decimal
 
 from babel import Locale
 from babel.numbers import format_decimal, format_percent
 from babel.units import format_unit
 
-__all__ = ["LOCALE", "NBSP", "MINUS", "SUPERSCRIPT", "decimal", "shortest", "integer", "percent", "share",
+__all__ = ["LOCALE", "NBSP", "MINUS", "SUPERSCRIPT", "typographic", "decimal", "shortest", "integer", "percent", "share",
            "power_of_ten", "si_bytes", "binary_bytes"]
 
 LOCALE = Locale.parse("ca")
@@ -37,6 +38,32 @@ NBSP = "\u00a0"
 MINUS = "\u2212"  # Catalan typography writes −0,92; CLDR's "ca" data has the hyphen-minus
 SUPERSCRIPT = str.maketrans("0123456789-+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺")
 _BYTE_UNITS = ("byte", "kilobyte", "megabyte", "gigabyte", "terabyte", "petabyte")
+
+
+_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W_])")  # a letter, then a letter or a digit: l'entrada, d'1
+_MATH = re.compile(r"(\$[^$]+\$)")
+
+
+def typographic(text: str) -> str:
+    """Catalan typography for words a reader sees outside the prose (labels, legends, readouts):
+    the apostrophe ’ in place of the typewriter one, left alone inside ``$math$`` (a prime).
+
+    >>> typographic("escala de l'entrada, d'1,43 i $\\tanh'$")
+    "escala de l’entrada, d’1,43 i $\\tanh'$"
+
+    Parameters
+    ----------
+    text : str
+        A label or a short text.
+
+    Returns
+    -------
+    str
+        The same text, typeset.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    return "".join(part if _MATH.fullmatch(part) else _APOSTROPHE.sub("’", part) for part in _MATH.split(text))
 
 
 def _finite_real(x, name: str = "x") -> float:

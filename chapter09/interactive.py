@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import fmt
+
 
 
 @dataclass(frozen=True)
@@ -52,8 +54,19 @@ def spec(widget: str, controls: list[Control], state, readout_labels: dict) -> d
     for positions in itertools.product(*(range(len(c.values)) for c in controls)):
         values = [c.values[i] for c, i in zip(controls, positions)]
         states["-".join(map(str, positions))] = state(*values)
-    return {"widget": widget, "controls": [c.as_dict() for c in controls],
-            "readout_labels": readout_labels, "states": states}
+    return {"widget": widget, **_typeset({"controls": [c.as_dict() for c in controls],
+                                          "readout_labels": readout_labels, "states": states})}
+
+
+def _typeset(data):
+    """Every word of a widget (labels, readouts, legends) with Catalan typography (``fmt.typographic``)."""
+    if isinstance(data, str):
+        return fmt.typographic(data)
+    if isinstance(data, dict):
+        return {k: _typeset(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_typeset(v) for v in data]
+    return data
 
 
 

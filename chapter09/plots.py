@@ -97,3 +97,20 @@ def log_log_ticks(ax) -> None:
         # a decade over up to ten decades, which crowds the axis and triples the drawing time
         axis.set_minor_locator(LogLocator(base=10, subs=(2.0, 5.0), numticks=8))
         axis.set_minor_formatter(NullFormatter())
+
+
+def typeset(figures):
+    """Decorate a page's ``figures()``: every text of every figure (titles, labels, legends,
+    annotations) with Catalan typography (``fmt.typographic``), whoever wrote it."""
+    import functools
+
+    from matplotlib.text import Text
+
+    @functools.wraps(figures)
+    def typeset_figures(*args, **kwargs):
+        drawn = figures(*args, **kwargs)
+        for fig in drawn.values():
+            for text in fig.findobj(Text):
+                text.set_text(fmt.typographic(text.get_text()))
+        return drawn
+    return typeset_figures

@@ -7,9 +7,10 @@ from bs4 import BeautifulSoup
 
 from chapter09 import claims
 from chapter09.claim import CHANGES
-from conftest import BOOK, author_paragraphs, build_book
+from conftest import BOOK, TEXT, author_paragraphs, build_book
 
 REGISTRY = claims.registry()
+TEXT_OF_AUTHOR = TEXT.read_text(encoding="utf-8")
 
 
 def page_text(html_dir, page):
@@ -118,3 +119,77 @@ def test_visible_examples_show_their_code_and_the_pinned_outputs(built_book, w):
         assert output in outputs, f"{w.page}: the page shows no output {output!r}"
     script = (built_book / "_static" / "copybutton.js").read_text(encoding="utf-8")
     assert "div.cell_input div.highlight pre" in script, "copy buttons belong on code cells, not on outputs"
+
+
+# What a reader sees must be set the Catalan way: the kinds of slip, each with a pattern.
+SLIPS = {
+    "typewriter apostrophe": re.compile(r"[^\W\d_]'[^\W_]"),          # l'entrada: l’entrada
+    "hyphen for a minus sign": re.compile(r"(?<![\w.\-−])-\d"),         # -0,73: −0,73
+    "ASCII subscript": re.compile(r"\b[A-Za-zα-ω]_(?:[a-z]{1,2}\b|\(|\{)"),  # W_hh, f_t, h_(t−1)
+    "ASCII power": re.compile(r"[\w)]\^[\w({]"),                       # 2^(d·q), V^L
+    "stray closing quote": re.compile(r"[^\W\d_]”[^\W\d_]"),            # L”abast
+}
+
+
+def reader_texts(html_dir):
+    """Every text a reader of the HTML meets, by page: the page without code, maths and scripts
+    (theme included), the widgets' words, and the words drawn in the figures (SVG).  The
+    author's original words quoted by the claims page's table of changes are left out."""
+    import json
+    import warnings
+
+    from bs4 import XMLParsedAsHTMLWarning
+
+    author = " ".join(TEXT_OF_AUTHOR.split())
+    for page in sorted(html_dir.glob("*.html")):
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        for data in soup.find_all("script", class_="ch09-data"):  # its words: the numbers are plot data
+            yield page.stem, "widget", " | ".join(_strings(json.loads(data.string)))
+        for img in soup.find_all("img"):
+            svg = html_dir / img.get("src", "")
+            if svg.suffix == ".svg" and svg.exists():  # matplotlib keeps each text as a comment
+                words = " ".join(re.findall(r"<!-- (.*?) -->", svg.read_text(encoding="utf-8")))
+                yield page.stem, f"figure {svg.name}", re.sub(r"\$[^$]*\$", "", words)
+        for hidden in soup.find_all(["script", "style", "pre", "code", "mjx-container"]):
+            hidden.decompose()
+        for math in soup.select(".math"):
+            math.decompose()
+        for cell in soup.find_all("td"):
+            quoted = " ".join(cell.get_text(" ").split()).strip("«» ").replace("’", "'")
+            if quoted and quoted in author:
+                cell.decompose()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
+            yield page.stem, "text", re.sub(r"\\\(.*?\\\)|\$[^$]*\$", "", soup.get_text(" "))
+
+
+def _strings(data):
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for value in data.values():
+            yield from _strings(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _strings(value)
+
+
+def test_what_a_reader_sees_is_set_the_catalan_way(built_book):
+    slips = [f"{page} ({where}), {kind}: …{text[max(0, m.start() - 30):m.end() + 10]!r}…"
+             for page, where, text in reader_texts(built_book) for kind, pattern in SLIPS.items()
+             for m in pattern.finditer(text)]
+    assert not slips, "\n".join(slips[:30])
+
+
+def test_the_typography_check_sees_each_kind_of_slip(tmp_path):
+    """Each slip, planted in a page, a widget and a figure, is found."""
+    (tmp_path / "p.html").write_text(
+        "<html><body><p>l'entrada de -0,73, W_hh i 2^(d·q), L”abast</p><p>$a'_t$ és maths</p>"
+        '<script type="application/json" class="ch09-data">{"label": "escala de l\'entrada"}</script>'
+        '<img src="f.svg"></body></html>', encoding="utf-8")
+    (tmp_path / "f.svg").write_text("<svg><!-- paraula d'entrada $j$ --><!-- f_t --></svg>", encoding="utf-8")
+    found = {(where.split()[0], kind) for page, where, text in reader_texts(tmp_path)
+             for kind, pattern in SLIPS.items() if pattern.search(text)}
+    assert {("text", k) for k in SLIPS} <= found
+    assert {("widget", "typewriter apostrophe"), ("figure", "typewriter apostrophe"),
+            ("figure", "ASCII subscript")} <= found

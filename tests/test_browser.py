@@ -88,7 +88,7 @@ def test_widget_1_starts_as_the_prose_and_follows_the_text(widget_on):
     assert readout(w, "rho") == n["w1_rho"] and readout(w, "meas") == n["w1_meas"]
     move(w, "w_scale", n["w1_sat_w"] + ",0", spec)          # "Posa l'escala de W_hh a 2"
     assert (readout(w, "rho"), readout(w, "product"), readout(w, "verdict")) == (
-        n["w1_sat_rho"], n["w1_sat_product"], "s'esvaeix")
+        n["w1_sat_rho"], n["w1_sat_product"], "s’esvaeix")
     move(w, "input_scale", n["w1_small_x"], spec)           # "Baixa ara l'escala de l'entrada a 0,05"
     assert (readout(w, "meas"), readout(w, "verdict")) == (n["w1_small_meas"], "explota")
 
@@ -127,6 +127,8 @@ def test_widget_7_top_k_of_the_text(widget_on):
     assert readout(w, "gap") == "0,000"
     move(w, "top_k", n["w7_top_k"], spec)                    # "Amb el top-k a 2 de 16"
     assert (readout(w, "off"), readout(w, "gap")) == (n["w7_switched_off"], n["w7_topk_gap"])
+    ticks = w.locator("svg text").all_text_contents()            # the bars go below 0
+    assert any(t.startswith("−") for t in ticks) and not any(t.startswith("-") for t in ticks), ticks
 
 
 def test_search_works_offline_in_catalan(open_page):
@@ -155,4 +157,4 @@ def test_widget_1_raising_the_scale_flips_the_slope_after_the_radius_passes_one(
             break
     rho, verdict = seen[-1]
     assert verdict == "explota" and rho > 1, "the slope never turned positive"
-    assert all(v == "s'esvaeix" for r, v in seen[:-1] if r < 1)
+    assert all(v == "s’esvaeix" for r, v in seen[:-1] if r < 1)

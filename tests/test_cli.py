@@ -38,8 +38,9 @@ def test_the_command_prints_the_readout(capsys, argv, lines):
     assert cli.main(argv) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(cli.widget(argv[0]).title + " (")
+    assert all(line.startswith("  ") for line in out[1:])  # label and value, in columns
     for line in lines:
-        assert line in out
+        assert " ".join(line.split()) in [" ".join(o.split()) for o in out]
 
 
 @pytest.mark.parametrize("argv, says", [

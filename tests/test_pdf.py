@@ -65,3 +65,15 @@ def test_figures_are_vector(built_pdf):
     assert len(figures) >= sum((__import__("conftest").BOOK / f"{w.page}.md").read_text().count("{glue:figure}")
                                for w in REGISTRY)
     assert not list(built_pdf.parent.glob("*.png")), "a raster figure reached the PDF"
+
+
+def test_pdf_is_set_the_catalan_way(built_pdf):
+    """Title page, running heads and text: the typographic apostrophe, the minus sign, one
+    form of the chapter's name (the author's quoted words aside, in the table of changes)."""
+    raw = subprocess.run(["pdftotext", "-enc", "UTF-8", str(built_pdf), "-"],
+                         capture_output=True, text=True, check=True).stdout
+    assert "l’atenció" in raw and "Capítol 09" not in raw
+    straight = re.findall(r".{20}[^\W\d_]'[^\W_].{10}", raw)
+    assert not straight, straight[:10]
+    hyphens = re.findall(r".{20}(?<![\w.\-−])-\d.{10}", raw)
+    assert not hyphens, hyphens[:10]

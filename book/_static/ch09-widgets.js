@@ -11,7 +11,9 @@
   const COLORS = ["#1f77b4", "#d95f02", "#1b9e77", "#666666"];
   const W = 560, H = 300, M = { left: 64, right: 16, top: 12, bottom: 44 };
   const SUP = { "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵", "6": "⁶", "7": "⁷", "8": "⁸", "9": "⁹", "-": "⁻" };
-  const caNumber = new Intl.NumberFormat("ca", { maximumFractionDigits: 2 });
+  const caFormat = new Intl.NumberFormat("ca", { maximumFractionDigits: 2 });
+  // Catalan typography: the minus sign (−0,2), not the hyphen Intl gives, as chapter09.fmt does
+  const caNumber = { format: (x) => caFormat.format(x).replace("-", "\u2212") };
 
   function el(tag, attrs, parent, ns) {
     const node = ns ? document.createElementNS(SVG, tag) : document.createElement(tag);

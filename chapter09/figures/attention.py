@@ -10,7 +10,7 @@ from matplotlib.ticker import FuncFormatter
 from .. import attention as w4
 from .. import fmt
 from ..pages.attention import controls, readout, tau_text
-from ..plots import BLUE, GREY, ORANGE, catalan_ticks, new_figure
+from ..plots import BLUE, GREY, ORANGE, catalan_ticks, new_figure, typeset
 
 __all__ = ["controls", "figures", "readout"]
 
@@ -53,6 +53,7 @@ def plot_span(temperatures, spans, n: int, marks: dict) -> Figure:
     return fig
 
 
+@typeset
 def figures() -> dict[str, Figure]:
     """The page's figures, by the name the page shows them under."""
     temperatures = (w4.COLD, w4.TEMPERATURE, w4.WARM)

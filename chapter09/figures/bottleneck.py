@@ -9,7 +9,7 @@ from matplotlib.figure import Figure
 from .. import bottleneck as w3
 from .. import fmt
 from ..pages.bottleneck import controls, readout
-from ..plots import BLUE, GREY, ORANGE, catalan_ticks, log_log_ticks, new_figure, power_ticks
+from ..plots import BLUE, GREY, ORANGE, catalan_ticks, log_log_ticks, new_figure, power_ticks, typeset
 
 __all__ = ["controls", "figures", "readout"]
 
@@ -66,6 +66,7 @@ def plot_realistic(d: int, q: int, V: int, L: int) -> Figure:
     return fig
 
 
+@typeset
 def figures() -> dict[str, Figure]:
     """The page's figures, by the name the page shows them under."""
     return {"w3_fig_fraction": plot_reconstructible(w3.fraction_by_length(), w3.L),

@@ -8,7 +8,7 @@ from matplotlib.figure import Figure
 from .. import cost as w5
 from .. import fmt
 from ..pages.cost import L_LONG, controls, readout
-from ..plots import BLUE, GREY, ORANGE, log_log_ticks, new_figure
+from ..plots import BLUE, GREY, ORANGE, log_log_ticks, new_figure, typeset
 
 __all__ = ["controls", "figures", "readout"]
 
@@ -48,6 +48,7 @@ def plot_memory(tokens, kv_cache_bytes, state_bytes: float) -> Figure:
     return fig
 
 
+@typeset
 def figures() -> dict[str, Figure]:
     """The page's figures, by the name the page shows them under."""
     return {"w5_fig_cost": plot_cost(w5.sweep(w5.D), w5.L),

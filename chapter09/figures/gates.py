@@ -7,7 +7,7 @@ from matplotlib.figure import Figure
 
 from .. import gates as w7
 from ..pages.gates import controls, readout
-from ..plots import BLUE, GREY, ORANGE, catalan_ticks, new_figure
+from ..plots import BLUE, GREY, ORANGE, catalan_ticks, new_figure, typeset
 
 __all__ = ["controls", "figures", "readout"]
 
@@ -28,6 +28,7 @@ def plot_gates(reference, routed, top_k: int) -> Figure:
     return fig
 
 
+@typeset
 def figures() -> dict[str, Figure]:
     """The page's figure, by the name the page shows it under."""
     g = w7.gates(seed=0)

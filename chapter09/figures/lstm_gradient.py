@@ -9,7 +9,7 @@ from .. import book, fmt
 from .. import lstm_gradient as w2
 from .. import rnn_gradient as w1
 from ..pages.lstm_gradient import controls, readout
-from ..plots import BLUE, GREEN, GREY, ORANGE, catalan_ticks, new_figure, power_ticks
+from ..plots import BLUE, GREEN, GREY, ORANGE, catalan_ticks, new_figure, power_ticks, typeset
 
 __all__ = ["controls", "factors_table", "figures", "readout"]
 
@@ -48,6 +48,7 @@ def _gradient_axes(fig, ax, xlabel: str) -> Figure:
     return fig
 
 
+@typeset
 def figures() -> dict[str, Figure]:
     """The page's figures, by the names the page shows them under (widget 1's seed and inputs)."""
     seed = w1.page_seed()

@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 from .. import fmt
 from .. import rnn_gradient as w1
 from ..pages.rnn_gradient import controls, readout
-from ..plots import BLUE, GREEN, GREY, ORANGE, catalan_ticks, new_figure, power_ticks
+from ..plots import BLUE, GREEN, GREY, ORANGE, catalan_ticks, new_figure, power_ticks, typeset
 
 __all__ = ["controls", "figures", "readout"]
 
@@ -93,6 +93,12 @@ def plot_slope_sweep(sweeps: list, labels: list[str], threshold: float) -> Figur
     return fig
 
 
+def setting(scales: tuple[float, float]) -> str:
+    """A legend's name of a setting (scale of the recurrent matrix, scale of the input)."""
+    return f"$\\mathbf{{W}}_{{hh}}$ × {fmt.shortest(scales[0])}, entrada × {fmt.shortest(scales[1])}"
+
+
+@typeset
 def figures() -> dict[str, Figure]:
     """The page's figures, by the name the page shows them under."""
     n, seed = readout().numbers, w1.page_seed()
@@ -105,5 +111,5 @@ def figures() -> dict[str, Figure]:
                                          ["entrada " + n[k] for k in ("w1_input_scale", "w1_small_x")],
                                          w1.growth_threshold(default.T)),
         "w1_fig_settings": plot_rnn_settings([default, saturating, small_input],
-                                             [n[k] for k in ("w1_label", "w1_sat_label", "w1_small_label")]),
+                                             [n["w1_label"]] + [setting(w1.SATURATING), setting(w1.SMALL_INPUT)]),
     }

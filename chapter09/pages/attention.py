@@ -90,7 +90,8 @@ def readout() -> WidgetClaims:
               holds=rob.max_ulp <= 2 and min(a.min_weight for a in (base, cold, warm)) >= 0,
               robustness="exactament 1,0 en {w4_sums_exact_share} de les files; a ≤ {w4_pow_one} en "
                          "{w4_sums_2ulp_share}"),
-        Claim("W4.2", "El context c_t = Σ α_tj h_j no surt de l'envolupant convexa dels h_j.",
+        Claim("W4.2", "El context $\\mathbf{c}_t = \\sum_j \\alpha_{tj}\\mathbf{h}_j$ no surt de l'envolupant "
+              "convexa dels $\\mathbf{h}_j$.",
               "qualitative", "excés per component: {w4_hull_excess}",
               holds=base.hull_excess <= 0, robustness="{w4_hull_share} de {w4_hull_cases} casos"),
         Claim("W4.3", "El context més allunyat se'n surt per 0,0, un zero exacte.", "exact",

@@ -58,16 +58,16 @@ def readout() -> WidgetClaims:
         "w3_ex_one_bit_L": fmt.integer(one_bit),
     }
     claims = (
-        Claim("W3.1", "Amb menys codis 2^(d·q) que frases V^L, dues frases comparteixen codi.", "exact",
+        Claim("W3.1", "Amb menys codis $2^{dq}$ que frases $V^L$, dues frases comparteixen codi.", "exact",
               "cas enumerat: {w3_tiny_sentences} frases, {w3_tiny_codes} codis possibles, "
               "{w3_tiny_used} usats, fins a {w3_tiny_largest} frases per codi",
               holds=tiny.bound.sentences > tiny.bound.codes and tiny.largest_share >= 2
               and max(used) <= tiny.bound.codes,
               robustness="codis usats ≤ {w3_tiny_codes} en les {w3_n_seeds} codificacions "
                          "(màxim {w3_used_max})"),
-        Claim("W3.2", "Fracció màxima reconstruïble 2^(dq)/V^L = 2^(dq − L·log₂V), sigui quin sigui "
+        Claim("W3.2", "Fracció màxima reconstruïble $2^{dq}/V^L = 2^{dq - L\\log_2 V}$, sigui quin sigui "
               "l'encoder.", "exact",
-              "2^{w3_dq}/{w3_V}^{w3_L} = {w3_fraction_ratio} = 2^(−{w3_missing})",
+              "$2^{{{w3_dq}}}/{w3_V}^{{{w3_L}}}$ = {w3_fraction_ratio}: hi falten {w3_missing} bits",
               holds=b.fraction == w3.Fraction(2 ** (b.d * b.q), b.V ** b.L)
               == w3.Fraction(1, 2 ** int(b.missing_bits))),
         Claim("W3.3", "Falten 8,0 bits i ni el millor codi no arriba al 0,39 %.", "exact",
@@ -89,7 +89,7 @@ def _big(n: int) -> str:
     return fmt.integer(n) if n < 10**15 else fmt.power_of_ten(float(n))
 
 
-LABELS = {"codes": "codis 2^(d·q)", "sentences": "frases V^L", "missing": "bits que falten",
+LABELS = {"codes": "codis possibles, 2 elevat a d·q", "sentences": "frases possibles, Vᴸ", "missing": "bits que falten",
           "fraction": "fracció reconstruïble màxima"}
 
 

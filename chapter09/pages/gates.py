@@ -84,7 +84,7 @@ def readout() -> WidgetClaims:
         Correction("W7.5", "—les dues surten de la mateixa $x$— mentre que l'LSTM les té independents.",
                    "—$\\mathrm{{Swish}}(a) = a\\,\\sigma(a)$, una porta que ja no queda entre 0 i 1—, "
                    "mentre que a l'LSTM la sigmoide només modula un senyal que ve per una altra branca.",
-                   "A l'LSTM, i_t i g_t també surten de la mateixa entrada [x_t, h_(t−1)] amb pesos "
+                   "A l'LSTM, $i_t$ i $g_t$ també surten de la mateixa entrada $[\\mathbf{{x}}_t, \\mathbf{{h}}_{{t-1}}]$ amb pesos "
                    "diferents, com a i b a SwiGLU: no és això el que les distingeix. El que canvia és la "
                    "porta: Swish(a) va de {w7_swish_min} a {w7_swish_max}, σ(a) de {w7_sigmoid_min} a "
                    "{w7_sigmoid_max}."),

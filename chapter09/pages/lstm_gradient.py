@@ -114,17 +114,17 @@ def readout() -> WidgetClaims:
               "d = {w2_d}, llavor {w2_seed}, entrades idèntiques bit a bit",
               holds=np.array_equal(gated.x, rnn.x) and gated.x.shape[1] == rnn.d),
         Claim("W2.2", "La RNN multiplica el gradient per una matriu i una derivada a cada pas; el camí "
-              "de la cel·la de l'LSTM, per f_t i prou.", "method",
+              "de la cel·la de l'LSTM, per $f_t$ i prou.", "method",
               "identitats del model, que es compleixen per construcció (només comproven el codi): camí "
-              "de la cel·la amb f fixa, {w2_pinned_cell} per pas; ∂c_t/∂c_(t−1) − diag(f_t), "
+              "de la cel·la amb f fixa, {w2_pinned_cell} per pas; $\\partial \\mathbf{{c}}_t/\\partial \\mathbf{{c}}_{{t-1}} - \\operatorname{{diag}}(f_t)$, "
               "{w2_carry_gap}. Mesurat: RNN, {w2_rnn_factor} per pas",
               holds=abs(pinned.cell_path_factor - w2.FORGET) < 1e-12 and ident.carry_gap < 1e-8),
-        Claim("W2.3", "El factor mesurat per pas surt una mica per sota de f, pel que entra per h_t.",
+        Claim("W2.3", "El factor mesurat per pas surt una mica per sota de $f$, pel que entra per $\\mathbf{h}_t$.",
               "qualitative",
               "tot el gradient {w2_whole}, camí de la cel·la {w2_cell}, f = {w2_forget}; mitjana "
-              "geomètrica de les f_t {w2_geo}",
+              "geomètrica de les $f_t$ {w2_geo}",
               holds=gated.whole_factor > w2.FORGET and gated.whole_factor > gated.cell_path_factor,
-              robustness="per sobre de f en {w2_above_share}; h_t hi suma en {w2_h_adds_share}; mitjana "
+              robustness="per sobre de $f$ en {w2_above_share}; $\\mathbf{{h}}_t$ hi suma en {w2_h_adds_share}; mitjana "
                          "geomètrica per sota de f en {w2_geo_below_share}"),
         Claim("W2.4", "Amb f = 0,9 el factor s'hi acosta; amb f = 1 queda essencialment a 1.",
               "qualitative",
@@ -145,10 +145,10 @@ def readout() -> WidgetClaims:
         Correction("W2.3", "El factor mesurat per pas surt una mica per sota de $f$",
                    "El factor mesurat per pas surt una mica per sobre de $f$",
                    "Tot el gradient fa {w2_whole} per pas amb f = {w2_forget}, per sobre de f en "
-                   "{w2_above_share} de les {w2_n_seeds} llavors: el que entra per h_t hi suma (en "
+                   "{w2_above_share} de les {w2_n_seeds} llavors: el que entra per $\\mathbf{{h}}_t$ hi suma (en "
                    "{w2_h_adds_share}), no en resta. El que pot quedar per sota de f és el camí de la "
                    "cel·la sol ({w2_cell}; per sota en {w2_cell_below_share} de les llavors), perquè la "
-                   "porta oscil·la i hi compta la mitjana geomètrica de les f_t."),
+                   "porta oscil·la i hi compta la mitjana geomètrica de les $f_t$."),
         Correction("W2.3", "la mesura de dalt recull tot el gradient",
                    "la mesura del factor recull tot el gradient",
                    "Al PDF no hi ha widget i la figura pot caure en una altra pàgina: la referència va a "
@@ -186,7 +186,7 @@ def readout() -> WidgetClaims:
 # --- widget 2 ---------------------------------------------------------------------------------
 
 LABELS = {"whole": "factor de tot el gradient", "cell": "factor del camí de la cel·la",
-          "geo": "mitjana geomètrica de f_t", "rnn": "factor de la RNN"}
+          "geo": "mitjana geomètrica de fₜ", "rnn": "factor de la RNN"}
 
 
 def reading(forget: float = w2.FORGET, pinned: bool = False) -> dict[str, str]:

@@ -50,11 +50,9 @@ def readout() -> WidgetClaims:
         "w1_below_default": fmt.share(rob.below_prediction[w1.INPUT_SCALE]),
         "w1_below_small": fmt.share(rob.below_prediction[w1.SMALL_INPUT[1]]),
         "w1_small_x": d2(w1.SMALL_INPUT[1]), "w1_sat_w": d2(w1.SATURATING[0], 0),
-        "w1_sat_x": d2(w1.SATURATING[1], 0),
+        "w1_sat_x": d2(w1.SATURATING[1], 0), "w1_small_w": d2(w1.SMALL_INPUT[0], 0),
         "w1_label": "per defecte", "w1_verdict": _verdict(default),
         "w1_sat_verdict": _verdict(sat), "w1_small_verdict": _verdict(small),
-        "w1_sat_label": f"W_hh × {d2(w1.SATURATING[0], 0)}, entrada × {d2(w1.SATURATING[1], 0)}",
-        "w1_small_label": f"W_hh × {d2(w1.SMALL_INPUT[0], 0)}, entrada × {d2(w1.SMALL_INPUT[1])}",
         "w1_sat_rho": d2(sat.spectral_radius), "w1_sat_mean_tp": d2(sat.mean_tanh_prime),
         "w1_sat_product": d2(sat.product), "w1_sat_pred": d2(sat.predicted_slope),
         "w1_sat_meas": d2(sat.measured_slope),
@@ -107,8 +105,8 @@ def readout() -> WidgetClaims:
     }
 
     claims = (
-        Claim("W1.1", "El gradient conté ∏ W_hhᵀ diag(tanh′); els dos factors es calculen a part "
-              "del gradient: ρ(W_hh) amb la fórmula de Gelfand i la tanh′ mitjana.", "method",
+        Claim("W1.1", "El gradient conté $\\prod \\mathbf{W}_{hh}^\\top \\operatorname{diag}(\\tanh')$; els dos factors es "
+              "calculen a part del gradient: $\\rho(\\mathbf{W}_{hh})$ amb la fórmula de Gelfand i la $\\tanh'$ mitjana.", "method",
               "ρ = {w1_rho} per Gelfand; diferència relativa amb max |λ| de {w1_rho_gap}; "
               "tanh′ mitjana {w1_mean_tp}",
               holds=abs(default.spectral_radius - default.spectral_radius_eig)
@@ -123,7 +121,7 @@ def readout() -> WidgetClaims:
               holds=0 < rob.below_prediction[w1.INPUT_SCALE] < 1,
               robustness="per sota en {w1_below_default} (entrada 1) i {w1_below_small} "
                          "(entrada {w1_small_x})"),
-        Claim("W1.4", "Puja l'escala de W_hh fins que el radi passi d'1 i el pendent canvia de signe.",
+        Claim("W1.4", "Puja l'escala de $\\mathbf{W}_{hh}$ fins que el radi passi d'1 i el pendent canvia de signe.",
               "qualitative",
               "entrada {w1_small_x}: canvia a ρ = {w1_seed_flip_rho_small}; entrada 1: "
               "a ρ = {w1_seed_flip_rho_1}",
@@ -146,6 +144,10 @@ def readout() -> WidgetClaims:
     )
 
     corrections = (
+        Correction("W1.4", "puja l'escala de W_hh fins que", "puja l'escala de $\\mathbf{{W}}_{{hh}}$ fins que",
+                   "Notació: la matriu s'escriu com a la resta del llibre, no en ASCII.", change="typographic"),
+        Correction("W1.5", "Posa l'escala de W_hh a", "Posa l'escala de $\\mathbf{{W}}_{{hh}}$ a",
+                   "Notació, com a W1.4.", change="typographic"),
         Correction("W1.2", "El seu producte s'ha de veure al pendent de la recta de dalt.",
                    "El seu producte s'ha de veure al pendent de la recta discontínua de la figura següent.",
                    "Al PDF les figures van on hi caben, i «de dalt» no sempre hi és: la figura ve just "
@@ -173,9 +175,11 @@ def readout() -> WidgetClaims:
     )
     readout = (["configuració", "ρ", "tanh′ mitjana", "producte", "pendent previst",
                 "pendent mesurat", "fita de Pascanu", "gradient"],
-               [["{%s%s}" % (p, col) for col in ("label", "rho", "mean_tp", "product", "pred", "meas",
-                                                  "bound", "verdict")]
-                for p in ("w1_", "w1_sat_", "w1_small_")])
+               [[setting] + ["{%s%s}" % (p, col) for col in ("rho", "mean_tp", "product", "pred", "meas",
+                                                              "bound", "verdict")]
+                for p, setting in (("w1_", "{w1_label}"),  # the table is Markdown: the matrix in maths
+                                   ("w1_sat_", "$\\mathbf{{W}}_{{hh}}$ × {w1_sat_w}, entrada × {w1_sat_x}"),
+                                   ("w1_small_", "$\\mathbf{{W}}_{{hh}}$ × {w1_small_w}, entrada × {w1_small_x}"))])
     return WidgetClaims("W1", "01-gradient-rnn", n, claims, corrections, paragraphs=(1, 2, 3),
                         tables={"readout": readout})
 
@@ -183,7 +187,7 @@ def readout() -> WidgetClaims:
 def _verdict(run) -> str:
     """"explota" / "s'esvaeix": the fitted line grows / shrinks by more than ``w1.EXPLODE_FACTOR``
     over the T steps; in between, "es manté". ``run`` is a readout, or one entry of a sweep."""
-    return "explota" if run.explodes else "s'esvaeix" if run.vanishes else "es manté"
+    return "explota" if run.explodes else "s’esvaeix" if run.vanishes else "es manté"
 
 
 class _Entry:
@@ -239,7 +243,7 @@ def controls() -> dict:
         }
 
     return spec("w1", [
-        control("w_scale", "escala de W_hh", scales, w1.W_SCALE, lambda v: fmt.decimal(v, 1)),
+        control("w_scale", "escala de Wₕₕ", scales, w1.W_SCALE, lambda v: fmt.decimal(v, 1)),
         control("input_scale", "escala de l'entrada", input_scales, w1.INPUT_SCALE,
                 lambda v: fmt.decimal(v, 2 if v < 0.1 else (1 if v < 1 else 0))),
     ], state, LABELS)
