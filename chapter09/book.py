@@ -17,13 +17,16 @@ def setup() -> None:
 
 def show(page) -> None:
     """Everything a widget page shows at its top: the book's style, then its numbers and its
-    figures glued under their names (``page``: a module of ``chapter09.figures``).  In a
+    figures glued under their names (``page``: a module of ``chapter09.figures``); each number
+    also with the Catalan word before it (``{glue:text}`k__de```: ``d’1,43``).  In a
     downloaded notebook (no myst-nb) the numbers are printed as a table, and each figure is
     drawn where the page has it (:func:`figure`)."""
     setup()
-    glue_numbers(page.readout().numbers)
+    readout = page.readout()
+    glue_numbers(readout.numbers)
     if _glue() is None:
         return
+    glue_numbers(readout.forms())  # d’1,43, el 53 %: each number with the word before it
     for key, fig in page.figures().items():
         glue_figure(key, fig)
 

@@ -64,7 +64,19 @@ class WidgetClaims:
                                              for k, v in self.numbers.items()})
 
     def render(self, template: str) -> str:
-        return template.format(**self.numbers)
+        """A template over the glue keys filled in; ``{k__de}``, ``{k__el}``, ``{k__del}`` put the
+        Catalan word before the number ``k`` (``d’1,43``, ``el 53 %``: ``fmt.with_word``)."""
+        return template.format_map(_Words(self.numbers))
+
+    def forms(self) -> dict:
+        """Every ``k__de`` (numbers) and ``k__el``, ``k__del`` (percentages) the page may glue."""
+        out = {}
+        for key, value in self.numbers.items():
+            for form in fmt.FORMS if value.endswith("%") else ("de",):
+                text = fmt.with_word(f"{key}__{form}", self.numbers)
+                if text is not None:
+                    out[f"{key}__{form}"] = text
+        return out
 
     def table(self, name: str) -> tuple[list[str], list[list[str]]]:
         """A readout table of the page, its cells filled with the computed numbers."""
@@ -73,7 +85,7 @@ class WidgetClaims:
 
     def as_source(self, template: str) -> str:
         """A template as the MyST page writes it: placeholders stay ``{key}``, ``{{`` becomes ``{``."""
-        return template.format(**{k: "{" + k + "}" for k in self.numbers})
+        return template.format_map(_Placeholders(self.numbers))
 
     def templates(self) -> str:
         """Every template of the registry and the tables, joined (to find the keys they use)."""
@@ -81,3 +93,25 @@ class WidgetClaims:
         parts += [c.book + c.reason for c in self.corrections]
         parts += [cell for _, rows in self.tables.values() for row in rows for cell in row]
         return " ".join(parts)
+
+
+class _Words(dict):
+    """The glued strings, and the number-with-its-word forms derived from them on demand."""
+
+    def __missing__(self, key):
+        text = fmt.with_word(key, self)
+        if text is None:
+            raise KeyError(key)
+        return text
+
+
+class _Placeholders(dict):
+    """Each glue key (derived forms included) stands for itself: ``{k}``."""
+
+    def __init__(self, numbers: dict):
+        super().__init__()
+        self.words = _Words(numbers)
+
+    def __missing__(self, key):
+        self.words[key]  # a key that does not exist raises KeyError here
+        return "{" + key + "}"

@@ -30,7 +30,8 @@ from babel import Locale
 from babel.numbers import format_decimal, format_percent
 from babel.units import format_unit
 
-__all__ = ["LOCALE", "NBSP", "MINUS", "SUPERSCRIPT", "typographic", "decimal", "shortest", "integer", "percent", "share",
+__all__ = ["LOCALE", "NBSP", "MINUS", "SUPERSCRIPT", "typographic", "starts_with_vowel", "de", "el", "del_", "FORMS",
+           "with_word", "decimal", "shortest", "integer", "percent", "share",
            "power_of_ten", "si_bytes", "binary_bytes"]
 
 LOCALE = Locale.parse("ca")
@@ -291,3 +292,118 @@ def _prefixed(n_bytes, base: int, units: int) -> tuple[float, int]:
     while power < units - 1 and n_bytes >= base ** (power + 1):
         power += 1
     return n_bytes / base**power, power
+
+
+# --- the words before a number -------------------------------------------------------------------
+# Catalan elides "de" and the article "el" before a vowel sound, and numbers are read aloud: "d’1,43"
+# (d’u coma…), "l’11 %" (l’onze), but "de 8" (vuit), "el 1.024" (mil vint-i-quatre).
+
+_LEADING = re.compile(r"^(\d{1,3}(?:\.\d{3})*)")
+
+
+def starts_with_vowel(text: str) -> bool:
+    """Whether a number written by this module is read aloud from a vowel: 1 (u, un), 11 (onze),
+    and their millions (un milió, onze milions); not 1.000 (mil), 10 (deu) or −1 (menys u).
+
+    >>> [starts_with_vowel(t) for t in ("1,43", "11\\xa0%", "1.024", "11.000", "1.000.000", "8", "1·10⁻³", "−1")]
+    [True, True, False, True, True, False, True, False]
+
+    Parameters
+    ----------
+    text : str
+        A number as this module writes it (decimal comma, thousands dots, optional unit).
+
+    Returns
+    -------
+    bool
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    if text.startswith(MINUS):
+        return False  # "menys …"
+    match = _LEADING.match(text)
+    if match is None:
+        raise ValueError(f"text must start with a number written by chapter09.fmt, got {text!r}")
+    groups = match.group(1).split(".")
+    # an odd number of groups is read from its units, millions…: "u", "un milió"; an even one
+    # from its thousands: "mil", "onze mil" (no "un mil" in Catalan)
+    vowel = ("1", "11") if len(groups) % 2 else ("11",)
+    return groups[0] in vowel
+
+
+def de(text: str) -> str:
+    """``de`` before a number, elided where it is read from a vowel: ``d’1,43``, ``de 3,15``.
+
+    >>> de("1,43"), de("3,15"), de("11")
+    ('d’1,43', 'de 3,15', 'd’11')
+
+    Parameters
+    ----------
+    text : str
+        A number as this module writes it.
+
+    Returns
+    -------
+    str
+    """
+    return ("d’" if starts_with_vowel(text) else "de ") + text
+
+
+def el(text: str) -> str:
+    """The article before a number (a percentage takes one): ``el 53 %``, ``l’11 %``.
+
+    >>> el("53\\xa0%"), el("11\\xa0%"), el("1\\xa0%")
+    ('el 53\\xa0%', 'l’11\\xa0%', 'l’1\\xa0%')
+
+    Parameters
+    ----------
+    text : str
+        A number as this module writes it.
+
+    Returns
+    -------
+    str
+    """
+    return ("l’" if starts_with_vowel(text) else "el ") + text
+
+
+def del_(text: str) -> str:
+    """``de`` and the article before a number: ``del 25 %``, ``de l’11 %``.
+
+    >>> del_("25\\xa0%"), del_("11\\xa0%")
+    ('del 25\\xa0%', 'de l’11\\xa0%')
+
+    Parameters
+    ----------
+    text : str
+        A number as this module writes it.
+
+    Returns
+    -------
+    str
+    """
+    return ("de l’" if starts_with_vowel(text) else "del ") + text
+
+
+FORMS = {"de": de, "el": el, "del": del_}  # glue key ``k__de`` is ``de(k)``: see chapter09.claim
+
+
+def with_word(key: str, numbers: dict) -> str | None:
+    """The value of ``key`` if it names a number with the word before it (``w1_rho2_min__de``:
+    ``de`` and the glued ``w1_rho2_min``), else None.
+
+    Parameters
+    ----------
+    key : str
+        A glue key, possibly ending in ``__de``, ``__el`` or ``__del``.
+    numbers : dict
+        The page's glued strings, by key.
+
+    Returns
+    -------
+    str or None
+    """
+    base, _, form = key.rpartition("__")
+    if form in FORMS and base in numbers and _LEADING.match(numbers[base].lstrip(MINUS)):
+        return FORMS[form](numbers[base])
+    return None

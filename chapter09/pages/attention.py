@@ -88,27 +88,27 @@ def readout() -> WidgetClaims:
         Claim("W4.1", "Cada fila de α suma exactament 1 i no té cap valor negatiu.", "exact",
               "Σα − 1: com a molt {w4_max_ulp_value}; pes mínim {w4_min_weight}",
               holds=rob.max_ulp <= 2 and min(a.min_weight for a in (base, cold, warm)) >= 0,
-              robustness="exactament 1,0 en {w4_sums_exact_share} de les files; a ≤ {w4_pow_one} en "
-                         "{w4_sums_2ulp_share}"),
+              robustness="exactament 1,0 en {w4_sums_exact_share__el} de les files; a ≤ {w4_pow_one} en "
+                         "{w4_sums_2ulp_share__el}"),
         Claim("W4.2", "El context $\\mathbf{c}_t = \\sum_j \\alpha_{tj}\\mathbf{h}_j$ no surt de l'envolupant "
               "convexa dels $\\mathbf{h}_j$.",
               "qualitative", "excés per component: {w4_hull_excess}",
-              holds=base.hull_excess <= 0, robustness="{w4_hull_share} de {w4_hull_cases} casos"),
+              holds=base.hull_excess <= 0, robustness="{w4_hull_share} {w4_hull_cases__de} casos"),
         Claim("W4.3", "El context més allunyat se'n surt per 0,0, un zero exacte.", "exact",
               "{w4_hull_excess}", holds=base.hull_excess == 0.0,
-              robustness="0,0 exacte en {w4_hull_share} de {w4_hull_cases} casos"),
+              robustness="0,0 exacte en {w4_hull_share__el} {w4_hull_cases__de} casos"),
         Claim("W4.4", "τ = 0,05: l'abast efectiu cau a 1 i el context és una còpia d'un sol estat.",
               "qualitative",
               "abast {w4_span_cold}; context a {w4_copy_gap_cold} de l'estat més proper "
               "(els estats són a {w4_spacing} de mitjana)",
               holds=round(cold.span.mean()) == 1 and cold.copy_gap < w4.COPY_TOL * base.state_spacing,
-              robustness="còpia (a menys d'un {w4_copy_tol} de la separació) en {w4_copy_share} de "
+              robustness="còpia (a menys d'un {w4_copy_tol} de la separació) en {w4_copy_share__el} de "
                          "{w4_n_seeds} llavors"),
         Claim("W4.5", "τ = 4: l'abast tendeix a 7 i el context, a la mitjana de la frase.", "qualitative",
               "abast {w4_span_warm} ({w4_span_warm_range}); context a {w4_mean_gap_warm} de la mitjana",
               holds=round(warm.span.mean()) == w4.N and bool(np.all(np.diff(curve_s) >= -1e-12))
               and warm.mean_gap < w4.MEAN_TOL * base.state_spacing,
-              robustness="a menys d'un {w4_mean_tol} de la separació de la mitjana en {w4_mean_share} de "
+              robustness="a menys d'un {w4_mean_tol} de la separació de la mitjana en {w4_mean_share__el} de "
                          "{w4_n_seeds} llavors"),
     )
     corrections = (
@@ -116,7 +116,7 @@ def readout() -> WidgetClaims:
                    "cada fila de $\\alpha$ suma 1 —en coma flotant, exactament o amb un error de com "
                    "a molt {w4_max_ulp_value}— i no té",
                    "En float64 la divisió de la softmax arrodoneix: {w4_sums_exact_share} de les files "
-                   "sumen 1,0 exactament i cap no se n'allunya més de {w4_max_ulp_value} ({w4_pow_one})."),
+                   "sumen 1,0 exactament i cap no se n'allunya més {w4_max_ulp_value__de} ({w4_pow_one})."),
         Correction("W4.2", "no hi ha cap manera que una mitjana ponderada amb pesos positius que sumen 1 "
                    "caigui fora",
                    "en aritmètica exacta no hi ha cap manera que una mitjana ponderada amb pesos no negatius "

@@ -60,33 +60,33 @@ def readout() -> WidgetClaims:
               holds=g.lstm_bitwise and g.moe_bitwise and g.swiglu_gap < 1e-15),
         Claim("W7.2", "L'LSTM i el MoE donen zero exacte: els mateixos bits.", "exact",
               "{w7_lstm_gap} i {w7_moe_gap}", holds=g.lstm_gap == 0.0 and g.moe_gap == 0.0,
-              robustness="bit a bit en {w7_bitwise_share}"),
+              robustness="bit a bit en {w7_bitwise_share__el}"),
         Claim("W7.3", "SwiGLU se'n separa per 1,11·10⁻¹⁶, l'arrodoniment de fp64.", "draw",
               "{w7_swiglu_gap}",
               holds=0 < g.swiglu_gap <= 2.0**-51,   # a few units of fp64 rounding
-              robustness="2⁻⁵³ en {w7_gap_53_share}, 2⁻⁵² en {w7_gap_52_share}, menys en "
-                         "{w7_gap_smaller_share}, més en {w7_gap_larger_share} (com a molt {w7_gap_max})"),
+              robustness="2⁻⁵³ en {w7_gap_53_share__el}, 2⁻⁵² en {w7_gap_52_share__el}, menys en "
+                         "{w7_gap_smaller_share__el}, més en {w7_gap_larger_share__el} (com a molt {w7_gap_max})"),
         Claim("W7.4", "Top-k 2 de 16: el router apaga el 88 % dels canals i la diferència salta a 0,804.",
               "draw", "{w7_switched_off_exact} → {w7_switched_off}; diferència {w7_topk_gap}",
               holds=n["w7_switched_off"] == "88" + fmt.NBSP + "%" and g.topk_gap > 0.1,
-              robustness="mediana {w7_topk_median}, de {w7_topk_min} a {w7_topk_max}"),
+              robustness="mediana {w7_topk_median}, {w7_topk_min__de} a {w7_topk_max}"),
         Claim("W7.5", "SwiGLU lliga l'argument de la sigmoide amb el senyal (la mateixa x); l'LSTM els té "
               "independents.", "qualitative",
-              "Swish(a) de {w7_swish_min} a {w7_swish_max}; σ(a) de {w7_sigmoid_min} a {w7_sigmoid_max}",
+              "Swish(a) {w7_swish_min__de} a {w7_swish_max}; σ(a) {w7_sigmoid_min__de} a {w7_sigmoid_max}",
               holds=rob.swish_range[0] < 0 and rob.swish_range[1] > 1
               and 0 < rob.sigmoid_range[0] and rob.sigmoid_range[1] < 1),
     )
     corrections = (
         Correction("W7.4", "la diferència salta a 0,804", "la diferència salta a {w7_topk_gap}",
                    "Depèn dels valors a i b que surtin: amb la llavor de la pàgina és {w7_topk_gap}; en "
-                   "{w7_n_seeds} llavors, de {w7_topk_min} a {w7_topk_max} (mediana {w7_topk_median}).",
+                   "{w7_n_seeds} llavors, {w7_topk_min__de} a {w7_topk_max} (mediana {w7_topk_median}).",
                    change="redraw"),
         Correction("W7.5", "—les dues surten de la mateixa $x$— mentre que l'LSTM les té independents.",
                    "—$\\mathrm{{Swish}}(a) = a\\,\\sigma(a)$, una porta que ja no queda entre 0 i 1—, "
                    "mentre que a l'LSTM la sigmoide només modula un senyal que ve per una altra branca.",
                    "A l'LSTM, $i_t$ i $g_t$ també surten de la mateixa entrada $[\\mathbf{{x}}_t, \\mathbf{{h}}_{{t-1}}]$ amb pesos "
                    "diferents, com a i b a SwiGLU: no és això el que les distingeix. El que canvia és la "
-                   "porta: Swish(a) va de {w7_swish_min} a {w7_swish_max}, σ(a) de {w7_sigmoid_min} a "
+                   "porta: Swish(a) va {w7_swish_min__de} a {w7_swish_max}, σ(a) {w7_sigmoid_min__de} a "
                    "{w7_sigmoid_max}."),
     )
     return WidgetClaims("W7", "07-portes", n, claims, corrections, paragraphs=(14, 15, 16))

@@ -124,19 +124,19 @@ def readout() -> WidgetClaims:
               "tot el gradient {w2_whole}, camí de la cel·la {w2_cell}, f = {w2_forget}; mitjana "
               "geomètrica de les $f_t$ {w2_geo}",
               holds=gated.whole_factor > w2.FORGET and gated.whole_factor > gated.cell_path_factor,
-              robustness="per sobre de $f$ en {w2_above_share}; $\\mathbf{{h}}_t$ hi suma en {w2_h_adds_share}; mitjana "
-                         "geomètrica per sota de f en {w2_geo_below_share}"),
+              robustness="per sobre de $f$ en {w2_above_share__el}; $\\mathbf{{h}}_t$ hi suma en {w2_h_adds_share__el}; mitjana "
+                         "geomètrica per sota de f en {w2_geo_below_share__el}"),
         Claim("W2.4", "Amb f = 0,9 el factor s'hi acosta; amb f = 1 queda essencialment a 1.",
               "qualitative",
               "tot el gradient − f: {w2_gap_low} (f = {w2_forget_low}), {w2_gap_default} (f = {w2_forget}), "
               "{w2_gap_one} (f = 1): no s'hi acosta; amb f = 1, {w2_whole_one} per pas, ×{w2_growth_one} en {w2_T} passos",
               holds=0 < round(gap[w2.FORGET], 3) <= round(gap[w2.FORGETS[0]], 3),
-              robustness="la diferència amb f no s'estreny en baixar f en {w2_gap_kept_share}; amb f = 1, "
-                         "per sobre d'1 en {w2_one_above_share}"),
+              robustness="la diferència amb f no s'estreny en baixar f en {w2_gap_kept_share__el}; amb f = 1, "
+                         "per sobre d'1 en {w2_one_above_share__el}"),
         Claim("W2.5", "La mateixa idea que una connexió residual, divuit anys abans: ∂y/∂x = I + ∂F/∂x, "
               "i aquí la I és f ≈ 1.", "exact",
               "{w2_year_lstm} → {w2_year_residual}: {w2_years} anys; J − I − ∂F/∂x: {w2_residual_gap} "
-              "(identitat, per construcció); el que es mesura: una pila de {w2_T} blocs torna el gradient "
+              "(identitat, per construcció); el que es mesura: una pila {w2_T__de} blocs torna el gradient "
               "multiplicat per {w2_stack_res} per capa amb la connexió residual i per {w2_stack_plain} sense",
               holds=years == 18 and ident.residual_gap < 1e-8 and res.factor >= 1 > plain.factor,
               robustness="{w2_stack_share} (amb la connexió ≥ 1 i sense < 1)"),
@@ -145,9 +145,9 @@ def readout() -> WidgetClaims:
         Correction("W2.3", "El factor mesurat per pas surt una mica per sota de $f$",
                    "El factor mesurat per pas surt una mica per sobre de $f$",
                    "Tot el gradient fa {w2_whole} per pas amb f = {w2_forget}, per sobre de f en "
-                   "{w2_above_share} de les {w2_n_seeds} llavors: el que entra per $\\mathbf{{h}}_t$ hi suma (en "
-                   "{w2_h_adds_share}), no en resta. El que pot quedar per sota de f és el camí de la "
-                   "cel·la sol ({w2_cell}; per sota en {w2_cell_below_share} de les llavors), perquè la "
+                   "{w2_above_share__el} de les {w2_n_seeds} llavors: el que entra per $\\mathbf{{h}}_t$ hi suma (en "
+                   "{w2_h_adds_share__el}), no en resta. El que pot quedar per sota de f és el camí de la "
+                   "cel·la sol ({w2_cell}; per sota en {w2_cell_below_share__el} de les llavors), perquè la "
                    "porta oscil·la i hi compta la mitjana geomètrica de les $f_t$."),
         Correction("W2.3", "la mesura de dalt recull tot el gradient",
                    "la mesura del factor recull tot el gradient",
@@ -161,16 +161,16 @@ def readout() -> WidgetClaims:
                    "per {w2_growth_one}.",
                    "La diferència amb f no s'estreny en baixar f: {w2_gap_default} a f = {w2_forget}, "
                    "{w2_gap_low} a f = {w2_forget_low} i {w2_gap_one} a f = 1; no s'estreny en "
-                   "{w2_gap_kept_share} de les {w2_n_seeds} llavors. Amb f = 1, el factor de {w2_whole_one} "
+                   "{w2_gap_kept_share__el} de les {w2_n_seeds} llavors. Amb f = 1, el factor {w2_whole_one__de} "
                    "per pas es compon: en {w2_T} passos fa ×{w2_growth_one} (per sobre d'1 en "
-                   "{w2_one_above_share} de les llavors)."),
+                   "{w2_one_above_share__el} de les llavors)."),
         Correction("W2.5", "Al fitxer 06, la comprovació de les connexions residuals mesurava que la resposta "
                    "d'un bloc conté $\\mathbf{v}$ intacta",
                    "En un bloc residual, la resposta a una pertorbació $\\mathbf{{v}}$ de l'entrada conté "
                    "$\\mathbf{{v}}$ intacta",
                    "El fitxer 06 no forma part d'aquest llibre, i v no hi estava definida: és una pertorbació "
                    "de l'entrada, i (I + ∂F/∂x)v = v + (∂F/∂x)v. És una identitat (reproduïda amb diferències "
-                   "finites a {w2_residual_gap}); el que es mesura és una pila de {w2_T} blocs, que torna el "
+                   "finites a {w2_residual_gap}); el que es mesura és una pila {w2_T__de} blocs, que torna el "
                    "gradient multiplicat per {w2_stack_res} per capa amb la connexió residual i per "
                    "{w2_stack_plain} sense."),
     )

@@ -107,7 +107,7 @@ def readout() -> WidgetClaims:
     claims = (
         Claim("W1.1", "El gradient conté $\\prod \\mathbf{W}_{hh}^\\top \\operatorname{diag}(\\tanh')$; els dos factors es "
               "calculen a part del gradient: $\\rho(\\mathbf{W}_{hh})$ amb la fórmula de Gelfand i la $\\tanh'$ mitjana.", "method",
-              "ρ = {w1_rho} per Gelfand; diferència relativa amb max |λ| de {w1_rho_gap}; "
+              "ρ = {w1_rho} per Gelfand; diferència relativa amb max |λ| {w1_rho_gap__de}; "
               "tanh′ mitjana {w1_mean_tp}",
               holds=abs(default.spectral_radius - default.spectral_radius_eig)
               < 1e-9 * default.spectral_radius_eig),
@@ -119,7 +119,7 @@ def readout() -> WidgetClaims:
         Claim("W1.3", "El previst és una fita superior: el mesurat queda per sota.", "qualitative",
               "mesurat {w1_meas} contra previst {w1_pred}: {w1_above_or_below}",
               holds=0 < rob.below_prediction[w1.INPUT_SCALE] < 1,
-              robustness="per sota en {w1_below_default} (entrada 1) i {w1_below_small} "
+              robustness="per sota en {w1_below_default__el} (entrada 1) i {w1_below_small__el} "
                          "(entrada {w1_small_x})"),
         Claim("W1.4", "Puja l'escala de $\\mathbf{W}_{hh}$ fins que el radi passi d'1 i el pendent canvia de signe.",
               "qualitative",
@@ -139,8 +139,8 @@ def readout() -> WidgetClaims:
               "pendent {w1_small_meas}: la norma creix ×{w1_small_growth} en {w1_T} passos (explota: més "
               "de ×{w1_explode_factor}); producte {w1_small_product}",
               holds=small.explodes and small.product > 1,
-              robustness="explota en {w1_small_share}; explota amb el producte per sobre d'1 en "
-                         "{w1_small_explained_share}"),
+              robustness="explota en {w1_small_share__el}; explota amb el producte per sobre d'1 en "
+                         "{w1_small_explained_share__el}"),
     )
 
     corrections = (
@@ -155,8 +155,8 @@ def readout() -> WidgetClaims:
                    change="typographic"),
         Correction("W1.3", "El previst és una fita superior i no una igualtat",
                    "El previst és una estimació i no una igualtat",
-                   "El mesurat queda per sota del previst només en {w1_below_default} de les "
-                   "{w1_n_seeds} llavors amb l'entrada a 1 (en {w1_below_small} amb l'entrada a "
+                   "El mesurat queda per sota del previst només en {w1_below_default__el} de les "
+                   "{w1_n_seeds} llavors amb l'entrada a 1 (en {w1_below_small__el} amb l'entrada a "
                    "{w1_small_x}); amb la llavor de la pàgina queda {w1_above_or_below}. No és una fita."),
         Correction("W1.3", "Per això el mesurat hi queda una mica per sota.",
                    "Per això el mesurat se n'aparta una mica, per sota o per sobre.",
@@ -169,7 +169,7 @@ def readout() -> WidgetClaims:
         Correction("W1.5", "el radi és 0,76 però la tanh satura, la seva derivada cau i el gradient",
                    "el radi és {w1_sat_rho} però la tanh satura, la seva derivada cau a "
                    "{w1_sat_mean_tp} de mitjana, el producte queda en {w1_sat_product} i el gradient",
-                   "ρ(2·W0) va de {w1_rho2_min} a {w1_rho2_max} en {w1_n_seeds} llavors: el radi no "
+                   "ρ(2·W0) va {w1_rho2_min__de} a {w1_rho2_max} en {w1_n_seeds} llavors: el radi no "
                    "pot ser 0,76, i l'argument demana que passi d'1. El que queda per sota d'1 és el "
                    "producte ρ·tanh′."),
     )
