@@ -82,6 +82,9 @@ latex_elements = {
     "pointsize": "11pt",
     "preamble": r"""
 \usepackage{microtype}
+% FreeSerif joins the Catalan geminated l (cel·la) into one glyph, ŀl; ActualText keeps the
+% characters behind it, so that the PDF's text is "cel·la" to search and to copy.
+\XeTeXgenerateactualtext=1
 \usepackage{newunicodechar}
 \newunicodechar{⊙}{\ensuremath{\odot}}  % FreeSerif's italic (running heads) has no ⊙
 \setcounter{tocdepth}{1}
