@@ -22,7 +22,7 @@ root_doc = "index"
 exclude_patterns = ["**.ipynb_checkpoints"]
 
 # shared_kernels early: a clean build's kernels start while Sphinx imports the rest
-extensions = ["interrupt", "shared_kernels", "myst_nb", "sphinxcontrib.bibtex", "catalan", "offline_math",
+extensions = ["interrupt", "shared_kernels", "myst_nb", "sphinxcontrib.bibtex", "bibliography", "catalan", "offline_math",
               "notebooks", "exec_keys", "sphinx_togglebutton", "sphinx_copybutton"]
 copybutton_exclude = ".linenos, .gp, .go"  # copy the code alone: no line numbers, prompts or outputs
 copybutton_selector = "div.cell_input div.highlight pre"  # a button on the code cells, none on their outputs
@@ -30,8 +30,8 @@ togglebutton_hint = "Mostra"
 togglebutton_hint_hide = "Amaga"
 templates_path = ["book/_templates"]  # Catalan for the theme's hard-coded strings
 bibtex_bibfiles = ["book/referencies.bib"]  # relative to this folder
-bibtex_reference_style = "author_year"
-bibtex_default_style = "plain"
+bibtex_reference_style = "author_year_ca"  # _ext/bibliography.py: Catalan words
+bibtex_default_style = "catalan"  # plain, in Catalan, listed and labelled author–year
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
 myst_heading_anchors = 3
 numfig = True  # figures and tables numbered, so that the PDF can say "figura 9.3" where the HTML has a widget
@@ -103,7 +103,8 @@ latex_elements = {
 % there, without the unnumbered chapter LaTeX would open for them.
 \makeatletter
 \renewenvironment{sphinxthebibliography}[1]
-  {\renewcommand{\chapter}{\@ifstar{\@gobble}{\@gobble}}\begin{thebibliography}{#1}}
+  {\renewcommand{\chapter}{\@ifstar{\@gobble}{\@gobble}}\begin{thebibliography}{#1}%
+   \raggedright\hyphenpenalty=10000\exhyphenpenalty=10000}% English titles: no Catalan hyphenation
   {\end{thebibliography}}
 \makeatother
 \sphinxsetup{verbatimwrapslines=true, verbatimforcewraps=true}

@@ -196,3 +196,19 @@ def test_the_typography_check_sees_each_kind_of_slip(tmp_path):
     assert {("text", k) for k in SLIPS} <= found
     assert {("widget", "typewriter apostrophe"), ("figure", "typewriter apostrophe"),
             ("figure", "ASCII subscript")} <= found
+
+
+def test_the_bibliography_is_in_catalan_and_author_year_as_the_citations(built_book):
+    entries = [" ".join(c.get_text(" ").split()) for c in page_text(built_book, "bibliografia").select("div.citation")]
+    assert len(entries) >= 15
+    labels = [re.match(r"\[ (.+?) \]", e).group(1) for e in entries]
+    by_author = sorted(labels, key=lambda label: [part.casefold() for part in label.rsplit(", ", 1)])
+    assert labels == by_author, "the list is sorted by author, then year"
+    assert all(re.fullmatch(r"[^\d,]+, (19|20)\d\d[a-z]?", label) for label in labels), labels
+    authors = [e.split("] ", 1)[1].split(". ")[0] for e in entries]  # the titles stay in English
+    assert not [a for a in authors if " and " in a or "others" in a]
+    assert not [e for e in entries if re.search(r"\bIn:? [A-Z]|\bpages\b|\bedition\b", e)]
+    assert any(" i " in e for e in entries) and any(" A: " in e for e in entries)
+    cited = {a.get_text() for p in REGISTRY for a in page_text(built_book, p.page).select("a.reference.internal")
+             if re.search(r", (19|20)\d\d[a-z]?$", a.get_text())}
+    assert cited and cited <= set(labels), f"a citation the list does not label: {cited - set(labels)}"

@@ -77,3 +77,13 @@ def test_pdf_is_set_the_catalan_way(built_pdf):
     assert not straight, straight[:10]
     hyphens = re.findall(r".{20}(?<![\w.\-−])-\d.{10}", raw)
     assert not hyphens, hyphens[:10]
+
+
+def test_the_bibliographys_english_titles_are_not_hyphenated_the_catalan_way(built_pdf):
+    raw = subprocess.run(["pdftotext", "-enc", "UTF-8", str(built_pdf), "-"],
+                         capture_output=True, text=True, check=True).stdout
+    bibliography = raw[raw.index("Les fonts primàries que el capítol cita"):]
+    assert "Bahdanau et al., 2015" in bibliography and " A: " in bibliography.replace("\n", " ")
+    assert " others" not in bibliography and "i altres" in bibliography.replace("\n", " ")
+    broken = re.findall(r"\w+-\n\w+", bibliography)  # a word cut at the end of a line
+    assert not [b for b in broken if b.split("-\n")[1][:1].islower()], broken

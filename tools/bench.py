@@ -35,7 +35,7 @@ RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 JOBS = os.environ.get("BENCH_JOBS", "auto")
 
 
-STOCK = ("interrupt", "myst_nb", "sphinxcontrib.bibtex", "catalan", "offline_math", "notebooks")
+STOCK = ("interrupt", "myst_nb", "sphinxcontrib.bibtex", "bibliography", "catalan", "offline_math", "notebooks")
 
 
 def sphinx(repo: Path, out: str, cache: Path, *extra: str) -> tuple[float, str]:

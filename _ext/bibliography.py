@@ -1,0 +1,114 @@
+"""The bibliography in Catalan, and author–year in its list as in the text's citations.
+
+sphinxcontrib-bibtex formats entries with a pybtex style and citations with a referencing
+style; both are plugins, registered here through the two libraries' public
+``register_plugin`` and chosen in ``conf.py``:
+
+* ``catalan`` (pybtex formatting style): BibTeX's *plain* with the Catalan words: «i» between
+  two authors and before the last one, «A:» for *In*, «pàgines»; the list sorted by author,
+  year and title, each entry labelled as the text cites it («Bahdanau et al., 2015»);
+* ``author_year_ca`` (referencing style): the text's citations, with «i» between authors.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+import pybtex.plugin
+from pybtex.style.formatting import toplevel
+from pybtex.style.formatting.unsrt import Style as Plain
+from pybtex.style.formatting.unsrt import date, pages
+from pybtex.style.labels import BaseLabelStyle
+from pybtex.style.sorting import BaseSortingStyle
+from pybtex.style.template import (field as bib_field, first_of, join, names, optional, optional_field,
+                                   sentence, tag, words)
+from sphinxcontrib.bibtex.plugin import register_plugin
+from sphinxcontrib.bibtex.style.referencing import PersonStyle
+from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
+
+
+def surnames(entry) -> str:
+    """The authors as a citation names them: «Cho», «Cho i Bengio», «Cho et al.»."""
+    people = entry.persons.get("author") or entry.persons.get("editor") or []
+    last = [" ".join(p.rich_last_names[i].render_as("text") for i in range(len(p.rich_last_names)))
+            for p in people]
+    if len(last) > 2:
+        return f"{last[0]} et al."
+    return " i ".join(last)
+
+
+class AuthorYearLabels(BaseLabelStyle):
+    """Each entry of the list labelled «Autor, any» (2015a, 2015b where two would coincide)."""
+
+    def format_labels(self, sorted_entries):
+        labels = [f"{surnames(e)}, {e.fields.get('year', 's. d.')}" for e in sorted_entries]
+        repeated, seen = Counter(labels), defaultdict(int)
+        for label in labels:
+            if repeated[label] > 1:
+                seen[label] += 1
+                label += "abcdefghijklmnopqrstuvwxyz"[seen[label] - 1]
+            yield label
+
+
+class AuthorYearOrder(BaseSortingStyle):
+    """The list in the order of its labels: authors as cited, year, title."""
+
+    def sorting_key(self, entry):
+        return surnames(entry).casefold(), entry.fields.get("year", ""), entry.fields.get("title", "").casefold()
+
+
+class CatalanStyle(Plain):
+    default_label_style = AuthorYearLabels
+    default_sorting_style = AuthorYearOrder
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        name = self.format_name  # BibTeX's "and others" is a person named "others"
+        self.format_name = lambda person, abbr=False: join["altres"] if str(person) == "others" else name(person, abbr)
+
+    def format_names(self, role, as_sentence=True):
+        formatted = names(role, sep=", ", sep2=" i ", last_sep=" i ")
+        return sentence[formatted] if as_sentence else formatted
+
+    def get_article_template(self, e):
+        volume_and_pages = first_of[
+            optional[join[bib_field("volume"), optional["(", bib_field("number"), ")"], ":", pages]],
+            words["pàgines", pages],
+        ]
+        return toplevel[
+            self.format_names("author"),
+            self.format_title(e, "title"),
+            sentence[tag("em")[bib_field("journal")], optional[volume_and_pages], date],
+            sentence[optional_field("note")],
+            self.format_web_refs(e),
+        ]
+
+    def get_inproceedings_template(self, e):
+        return toplevel[
+            sentence[self.format_names("author")],
+            self.format_title(e, "title"),
+            words[
+                "A:",
+                sentence[
+                    optional[self.format_editor(e, as_sentence=False)],
+                    self.format_btitle(e, "booktitle", as_sentence=False),
+                    self.format_volume_and_series(e, as_sentence=False),
+                    optional[pages],
+                ],
+                self.format_address_organization_publisher_date(e),
+            ],
+            sentence[optional_field("note")],
+            self.format_web_refs(e),
+        ]
+
+
+@dataclass
+class CatalanAuthorYear(AuthorYearReferenceStyle):
+    person: PersonStyle = field(default_factory=lambda: PersonStyle(sep2=" i ", last_sep=" i "))
+
+
+def setup(app):
+    pybtex.plugin.register_plugin("pybtex.style.formatting", "catalan", CatalanStyle)
+    register_plugin("sphinxcontrib.bibtex.style.referencing", "author_year_ca", CatalanAuthorYear)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
