@@ -82,6 +82,7 @@ latex_elements = {
     "pointsize": "11pt",
     "preamble": r"""
 \usepackage{microtype}
+\setotherlanguage{english}  % the bibliography's titles (hyphenation)
 % FreeSerif joins the Catalan geminated l (cel·la) into one glyph, ŀl; ActualText keeps the
 % characters behind it, so that the PDF's text is "cel·la" to search and to copy.
 \XeTeXgenerateactualtext=1
@@ -103,9 +104,9 @@ latex_elements = {
 % there, without the unnumbered chapter LaTeX would open for them.
 \makeatletter
 \renewenvironment{sphinxthebibliography}[1]
-  {\renewcommand{\chapter}{\@ifstar{\@gobble}{\@gobble}}\begin{thebibliography}{#1}%
-   \raggedright\hyphenpenalty=10000\exhyphenpenalty=10000}% English titles: no Catalan hyphenation
-  {\end{thebibliography}}
+  {\renewcommand{\chapter}{\@ifstar{\@gobble}{\@gobble}}\begin{hyphenrules}{english}%
+   \begin{thebibliography}{#1}\raggedright}% the titles are English: so are their hyphens
+  {\end{thebibliography}\end{hyphenrules}}
 \makeatother
 \sphinxsetup{verbatimwrapslines=true, verbatimforcewraps=true}
 """,
