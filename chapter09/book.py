@@ -101,21 +101,46 @@ def markdown_table(header: list[str], rows: list[list[str]]):
 
 def widget(spec: dict):
     """A widget's controls for the HTML book: ``spec`` (from its page module's
-    ``controls()``) written into the page as JSON, drawn by ``_static/ch09-widgets.js``.
-    The PDF gets nothing from this output (an empty ``text/latex``): it shows the
-    static figures and tables instead."""
-    import json
-
+    ``controls()``) written into the page as JSON, drawn by ``_static/ch09-widgets.js``;
+    without JavaScript the page shows the readout at the controls' defaults as a table
+    (``noscript``).  The PDF gets nothing from this output (an empty ``text/latex``): it
+    shows the static figures and tables instead."""
     from IPython.display import display
 
-    if not isinstance(spec, dict) or not {"widget", "controls", "states"} <= set(spec):
-        raise ValueError("spec must be a widget's controls(): a dict with widget, controls and states")
     if _glue() is None:  # a notebook has no widget script: the readout at the controls' defaults
-        initial = "-".join(str(c["initial"]) for c in spec["controls"])
-        labels = spec["readout_labels"]
-        display(markdown_table(["", "valor"], [[labels[k], v] for k, v in spec["states"][initial]["readout"].items()]))
+        labels, readout = widget_default(spec)
+        display(markdown_table(["", "valor"], [[labels[k], v] for k, v in readout.items()]))
         return
-    data = json.dumps(spec, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    html = (f'<div class="ch09-widget" id="ch09-{spec["widget"]}">'
-            f'<script type="application/json" class="ch09-data">{data}</script></div>')
-    display({"text/html": html, "text/latex": ""}, raw=True)
+    display({"text/html": widget_html(spec), "text/latex": ""}, raw=True)
+
+
+def widget_default(spec: dict) -> tuple[dict, dict]:
+    """The readout labels and the readout at the controls' initial positions."""
+    if not isinstance(spec, dict) or not {"widget", "controls", "states", "readout_labels"} <= set(spec):
+        raise ValueError("spec must be a widget's controls(): a dict with widget, controls, states and readout_labels")
+    initial = "-".join(str(c["initial"]) for c in spec["controls"])
+    return spec["readout_labels"], spec["states"][initial]["readout"]
+
+
+def widget_html(spec: dict) -> str:
+    """The widget's HTML: valid JSON only (NaN and infinities are refused with ValueError), safe
+    inside a ``<script>`` (no ``</``, no ``<!--``), an id of letters and digits, and the
+    default readout as a table for a browser without JavaScript."""
+    import html
+    import json
+    import re
+
+    labels, readout = widget_default(spec)
+    if not isinstance(spec["widget"], str) or not re.fullmatch(r"[a-z][a-z0-9-]{0,30}", spec["widget"]):
+        raise ValueError(f"spec['widget'] must be an id of lower-case letters and digits, got {spec['widget']!r}")
+    try:
+        data = json.dumps(spec, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except ValueError as error:
+        raise ValueError(f"spec must hold finite numbers only (JSON has no NaN or infinity): {error}") from None
+    data = data.replace("</", "<\\/").replace("<!--", "<\\u0021--")
+    rows = "".join(f"<tr><th scope=\"row\">{html.escape(labels[k])}</th><td>{html.escape(v)}</td></tr>"
+                   for k, v in readout.items())
+    static = (f'<noscript><table class="ch09-readout table"><caption>Lectura amb els valors per defecte '
+              f'(el giny necessita JavaScript)</caption>{rows}</table></noscript>')
+    return (f'<div class="ch09-widget" id="ch09-{spec["widget"]}">'
+            f'<script type="application/json" class="ch09-data">{data}</script>{static}</div>')

@@ -158,3 +158,111 @@ def test_widget_1_raising_the_scale_flips_the_slope_after_the_radius_passes_one(
     rho, verdict = seen[-1]
     assert verdict == "explota" and rho > 1, "the slope never turned positive"
     assert all(v == "s’esvaeix" for r, v in seen[:-1] if r < 1)
+
+
+# --- every reader: dark mode, phones, screen readers, keyboards, broken data ---------------------
+
+CONTRAST = """(el) => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  let bg = null;
+  for (let n = el; n && !bg; n = n.parentElement) { const c = rgb(getComputedStyle(n).backgroundColor); if (c.length === 3 || c[3] > 0) bg = c; }
+  const fg = lum(rgb(getComputedStyle(el).color)), back = lum(bg || [255, 255, 255]);
+  return (Math.max(fg, back) + 0.05) / (Math.min(fg, back) + 0.05);
+}"""
+
+
+@pytest.fixture()
+def open_as(browser, built_book):
+    pages = []
+
+    def load(name, scheme="light", width=1280):
+        page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)
+        page.errors = []
+        page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.add_init_script(f"localStorage.setItem('mode', '{scheme}'); localStorage.setItem('theme', '{scheme}');")
+        page.goto((built_book / f"{name}.html").as_uri())
+        page.wait_for_load_state("load")
+        pages.append(page)
+        return page
+
+    yield load
+    for page in pages:
+        page.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("w", sorted(WIDGET_PAGE))
+def test_widget_text_is_readable_in_both_themes(open_as, w, scheme):
+    page = open_as(WIDGET_PAGE[w], scheme)
+    root = page.locator(f"#ch09-{w}")
+    for cell in root.locator("table.ch09-readout th, table.ch09-readout td, .ch09-control").all():
+        assert cell.evaluate(CONTRAST) >= 4.5, f"{w} in {scheme}: {cell.inner_text()!r} below 4,5:1"
+
+
+@pytest.mark.parametrize("w", sorted(WIDGET_PAGE))
+def test_widget_speaks_to_screen_readers_and_keyboards(open_as, w):
+    page = open_as(WIDGET_PAGE[w])
+    root = page.locator(f"#ch09-{w}")
+    plot = root.locator("svg.ch09-plot")
+    assert plot.get_attribute("role") == "img"
+    before = plot.get_attribute("aria-label")
+    assert before and len(before) > 20, "the plot has no name"
+    assert root.locator("table.ch09-readout").get_attribute("aria-live") == "polite"
+    readout = dict(zip(root.locator("table.ch09-readout th").all_inner_texts(),
+                       root.locator("table.ch09-readout td").all_inner_texts()))
+    assert all(f"{k}: {v}" in before for k, v in readout.items()), "the plot's description carries the readout"
+    for slider in root.locator("input[type=range]").all():
+        shown = slider.locator("xpath=following-sibling::output").inner_text()
+        assert slider.get_attribute("aria-valuetext") == shown, "a slider announces its index, not its value"
+        slider.focus()
+        page.keyboard.press("ArrowLeft")
+        shown = slider.locator("xpath=following-sibling::output").inner_text()
+        assert slider.get_attribute("aria-valuetext") == shown
+        assert plot.get_attribute("aria-label") != before, "the description does not follow the state"
+    assert page.locator("mjx-container[tabindex]").count() == 0, "formulas are Tab stops"
+    assert page.locator("mjx-assistive-mml").count() == page.locator("mjx-container").count(), "maths unread"
+
+
+@pytest.mark.parametrize("w", sorted(WIDGET_PAGE))
+def test_widget_text_is_large_enough_on_a_phone(open_as, w):
+    page = open_as(WIDGET_PAGE[w], "light", 390)
+    heights = page.locator(f"#ch09-{w} svg text").evaluate_all(
+        "(ts) => ts.filter((t) => t.textContent.trim()).map((t) => t.getBoundingClientRect().height)")
+    assert heights and min(heights) >= 11, f"{w}: text of {min(heights):.1f} px on a 390 px screen"
+    for control in page.locator(f"#ch09-{w} input, #ch09-{w} select").all():
+        assert control.bounding_box()["height"] >= 24, "a touch target below 24 px"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the page scrolls sideways"
+
+
+def test_the_heat_map_has_its_values_as_a_table(open_as):
+    root = open_as(WIDGET_PAGE["w4"]).locator("#ch09-w4")
+    root.locator("details.ch09-values-box summary").click()
+    table = root.locator("table.ch09-values")
+    assert table.locator("tbody tr").count() == w4.N and table.locator("tbody td").count() == w4.N ** 2
+
+
+def test_a_widget_with_broken_data_leaves_the_others_working(open_as, built_book, tmp_path):
+    html = (built_book / "04-atencio.html").read_text(encoding="utf-8")
+    broken = '<div class="ch09-widget" id="ch09-wx"><script type="application/json" class="ch09-data">{"widget": "wx", </script></div>'
+    html = html.replace('<div class="ch09-widget" id="ch09-w4">', broken + '<div class="ch09-widget" id="ch09-w4">', 1)
+    page_file = built_book / "ch09-broken-test.html"  # beside the real page, for its relative links
+    page_file.write_text(html, encoding="utf-8")
+    try:
+        page = open_as("ch09-broken-test")
+        assert "no es pot mostrar" in page.locator("#ch09-wx").inner_text()
+        assert page.locator("#ch09-w4 svg.ch09-plot rect").count() > 0, "the next widget stopped working"
+        assert page.errors == [], page.errors
+    finally:
+        page_file.unlink()
+
+
+def test_without_javascript_each_widget_shows_its_default_readout(built_book):
+    from bs4 import BeautifulSoup
+
+    for w, name in WIDGET_PAGE.items():
+        soup = BeautifulSoup((built_book / f"{name}.html").read_text(encoding="utf-8"), "html.parser")
+        static = soup.select_one(f"#ch09-{w} noscript")
+        assert static is not None and "Lectura" in static.get_text(), w

@@ -88,3 +88,10 @@ def test_the_bibliographys_english_titles_are_not_hyphenated_the_catalan_way(bui
     broken = re.findall(r"\w+-\n\w+", bibliography)  # a word cut at the end of a line, English rules
     catalan_cuts = ("le-\narning", "ser-\nving", "ar-\nXiv", "mo-\ndels", "net-\nworks")
     assert not [b for b in broken if b in catalan_cuts or b.startswith("ar-")], broken
+
+
+def test_pdf_metadata_names_the_book(built_pdf):
+    info = subprocess.run(["pdfinfo", str(built_pdf)], capture_output=True, text=True, check=True).stdout
+    fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
+    assert fields["Title"].strip() == "Capítol 9 · RNN, LSTM, seq2seq i el naixement de l’atenció"
+    assert fields["Author"].strip() == "L’equip del llibre executable"

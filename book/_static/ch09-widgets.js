@@ -9,7 +9,10 @@
   "use strict";
   const SVG = "http://www.w3.org/2000/svg";
   const COLORS = ["#1f77b4", "#d95f02", "#1b9e77", "#666666"];
-  const W = 560, H = 300, M = { left: 64, right: 16, top: 12, bottom: 44 };
+  // The drawing is as wide as the widget (at most 560 px), so a font size of 11 is 11 CSS px
+  // on a phone too; W and H are set for each widget before it is drawn.
+  let W = 560, H = 300;
+  const M = { left: 64, right: 16, top: 12, bottom: 44 };
   const SUP = { "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵", "6": "⁶", "7": "⁷", "8": "⁸", "9": "⁹", "-": "⁻" };
   const caFormat = new Intl.NumberFormat("ca", { maximumFractionDigits: 2 });
   // Catalan typography: the minus sign (−0,2), not the hyphen Intl gives, as chapter09.fmt does
@@ -46,10 +49,15 @@
     el("text", { x: 14, y: (M.top + H - M.bottom) / 2, "text-anchor": "middle", "font-size": 12, transform: `rotate(-90 14 ${(M.top + H - M.bottom) / 2})` }, svg, 1).textContent = plot.ylabel;
   }
 
-  function legend(svg, labels) {
-    labels.forEach((label, i) => { const y = M.top + 8 + 16 * i;
-      el("rect", { x: W - M.right - 170, y: y - 8, width: 12, height: 10, fill: COLORS[i % COLORS.length] }, svg, 1);
-      el("text", { x: W - M.right - 152, y: y + 1, "font-size": 11 }, svg, 1).textContent = label; });
+  function legend(svg, series, kind) {
+    const width = 190, x0 = W - M.right - width;
+    el("rect", { x: x0 - 4, y: M.top, width: width + 2, height: 16 * series.length + 6, fill: "#fff", "fill-opacity": 0.9,
+      stroke: "#ccc" }, svg, 1);
+    series.forEach((s, i) => { const y = M.top + 12 + 16 * i, color = COLORS[i % COLORS.length];
+      if (kind === "bars") el("rect", { x: x0, y: y - 8, width: 18, height: 10, fill: color }, svg, 1);
+      else el("line", { x1: x0, x2: x0 + 18, y1: y - 3, y2: y - 3, stroke: color, "stroke-width": 2,
+        "stroke-dasharray": s.dash ? "6 4" : "none" }, svg, 1);
+      el("text", { x: x0 + 24, y: y + 1, "font-size": 11 }, svg, 1).textContent = s.label; });
   }
 
   const draw = {
@@ -60,44 +68,79 @@
       p.series.forEach((s, i) => el("polyline", { fill: "none", stroke: COLORS[i % COLORS.length], "stroke-width": 2,
         "stroke-dasharray": s.dash ? "6 4" : "none", points: s.x.map((x, j) => `${sx.map(x)},${sy.map(s.y[j])}`).join(" ") }, svg, 1));
       if (p.marker) el("circle", { cx: sx.map(p.marker.x), cy: sy.map(p.marker.y), r: 5, fill: "none", stroke: "#d95f02", "stroke-width": 2 }, svg, 1);
-      legend(svg, p.series.map((s) => s.label));
+      legend(svg, p.series, "lines");
     },
     bars(svg, p) {
       const ys = p.series.flatMap((s) => s.y).concat([0]);
-      const sy = scale(ys, false, H - M.bottom, M.top), n = p.labels.length, bw = (W - M.left - M.right) / n;
+      const pad = 8, sy = scale(ys, false, H - M.bottom, M.top + 16 * p.series.length + 10), n = p.labels.length,
+        bw = (W - M.left - M.right - 2 * pad) / n, x0 = M.left + pad;
       axes(svg, { ticks: [], map: (x) => x }, sy, p);
-      p.labels.forEach((label, j) => el("text", { x: M.left + bw * (j + 0.5), y: H - M.bottom + 16, "text-anchor": "middle", "font-size": 10 }, svg, 1).textContent = label);
+      p.labels.forEach((label, j) => el("text", { x: x0 + bw * (j + 0.5), y: H - M.bottom + 16, "text-anchor": "middle", "font-size": 10 }, svg, 1).textContent = label);
       p.series.forEach((s, i) => s.y.forEach((v, j) => { const y0 = sy.map(0), y1 = sy.map(v);
-        el("rect", { x: M.left + bw * j + 2 + i * (bw - 4) / p.series.length, width: (bw - 4) / p.series.length, y: Math.min(y0, y1), height: Math.abs(y1 - y0), fill: COLORS[i] }, svg, 1); }));
-      legend(svg, p.series.map((s) => s.label));
+        el("rect", { x: x0 + bw * j + 2 + i * (bw - 4) / p.series.length, width: (bw - 4) / p.series.length, y: Math.min(y0, y1), height: Math.abs(y1 - y0), fill: COLORS[i] }, svg, 1); }));
+      legend(svg, p.series, "bars");
     },
     heatmap(svg, p) {
-      const n = p.z.length, size = Math.min(W - M.left - M.right, H - M.top - M.bottom) / n;
+      const n = p.z.length, size = Math.min(W - M.left - M.right - 110, H - M.top - M.bottom) / n;
       p.z.forEach((row, t) => row.forEach((v, j) => el("rect", { x: M.left + j * size, y: M.top + t * size, width: size - 1, height: size - 1,
         fill: `rgba(8, 48, 107, ${Math.max(0, Math.min(1, v))})`, stroke: "#eee" }, svg, 1)));
       for (let j = 0; j < n; j++) { el("text", { x: M.left + (j + 0.5) * size, y: M.top + n * size + 14, "text-anchor": "middle", "font-size": 11 }, svg, 1).textContent = j + 1;
         el("text", { x: M.left - 6, y: M.top + (j + 0.6) * size, "text-anchor": "end", "font-size": 11 }, svg, 1).textContent = j + 1; }
       el("text", { x: M.left + n * size / 2, y: H - 6, "text-anchor": "middle", "font-size": 12 }, svg, 1).textContent = p.xlabel;
       el("text", { x: M.left + n * size + 20, y: M.top + 14, "font-size": 12 }, svg, 1).textContent = p.ylabel + " ↓";
+      const bar = { x: M.left + n * size + 20, y: M.top + 40, h: n * size - 60 };  // the colour scale: α from 1 to 0
+      for (let k = 0; k < 20; k++) el("rect", { x: bar.x, y: bar.y + k * bar.h / 20, width: 14, height: bar.h / 20 + 0.5,
+        fill: `rgba(8, 48, 107, ${1 - k / 19})` }, svg, 1);
+      el("rect", { x: bar.x, y: bar.y, width: 14, height: bar.h, fill: "none", stroke: "#999" }, svg, 1);
+      [[1, bar.y + 4], [0, bar.y + bar.h + 4]].forEach(([v, y]) => { el("text", { x: bar.x + 20, y, "font-size": 11 }, svg, 1)
+        .textContent = (p.zlabel || "α") + " = " + caNumber.format(v); });
     },
   };
 
+  // What a screen reader hears for the plot: what is drawn, and the readout's values.
+  function description(state, labels) {
+    const p = state.plot, values = Object.entries(state.readout).map(([k, v]) => `${labels[k]}: ${v}`).join("; ");
+    const what = p.kind === "heatmap" ? `Mapa de calor de ${p.zlabel || "α"}: ${p.ylabel} per files, ${p.xlabel} per columnes`
+      : `${p.ylabel} segons ${p.xlabel}` + (p.series ? ` (${p.series.map((s) => s.label).join(", ")})` : "");
+    return `${what}. ${values}.`;
+  }
+
+  function valuesTable(details, p) {  // the heat map's numbers, for whoever cannot see its colours
+    details.querySelector("table")?.remove();
+    const table = el("table", { class: "ch09-values table" }, details), head = el("tr", {}, el("thead", {}, table));
+    el("th", { scope: "col" }, head).textContent = `${p.ylabel} ↓, ${p.xlabel} →`;
+    p.z[0].forEach((_, j) => { el("th", { scope: "col" }, head).textContent = j + 1; });
+    const body = el("tbody", {}, table);
+    p.z.forEach((row, t) => { const tr = el("tr", {}, body); el("th", { scope: "row" }, tr).textContent = t + 1;
+      row.forEach((v) => { el("td", {}, tr).textContent = caNumber.format(v); }); });
+  }
+
   function setup(root) {
     const spec = JSON.parse(root.querySelector("script.ch09-data").textContent);
+    if (!spec || !Array.isArray(spec.controls) || typeof spec.states !== "object") throw new Error("dades sense controls");
     const positions = spec.controls.map((c) => c.initial);
+    root.querySelector(".ch09-static")?.remove();  // the table shown without JavaScript
+    W = Math.max(300, Math.min(560, Math.floor(root.clientWidth) - 24 || 560)); H = Math.round(W * 0.54);
     const controls = el("div", { class: "ch09-controls" }, root);
     const svg = el("svg", { class: "ch09-plot", viewBox: `0 0 ${W} ${H}`, role: "img" }, root, 1);
-    const table = el("table", { class: "ch09-readout table" }, root);
+    const details = el("details", { class: "ch09-values-box" }, root);
+    el("summary", {}, details).textContent = "Els valors del gràfic en una taula";
+    const table = el("table", { class: "ch09-readout table", "aria-live": "polite" }, root);
+    el("caption", {}, table).textContent = "Lectura";
     const cells = {};
     for (const [key, label] of Object.entries(spec.readout_labels)) {
-      const tr = el("tr", {}, table); el("th", {}, tr).textContent = label;
+      const tr = el("tr", {}, table); el("th", { scope: "row" }, tr).textContent = label;
       cells[key] = el("td", { "data-readout": key }, tr);
     }
     function update() {
       const state = spec.states[positions.join("-")];
+      if (!state) throw new Error(`cap estat per a ${positions.join("-")}`);
       for (const [key, td] of Object.entries(cells)) td.textContent = state.readout[key];
       while (svg.firstChild) svg.removeChild(svg.firstChild);
       draw[state.plot.kind](svg, state.plot);
+      svg.setAttribute("aria-label", description(state, spec.readout_labels));
+      details.hidden = state.plot.kind !== "heatmap";
+      if (state.plot.kind === "heatmap") valuesTable(details, state.plot);
       root.dataset.state = positions.join("-");
     }
     spec.controls.forEach((c, i) => {
@@ -105,9 +148,11 @@
       el("span", {}, label).textContent = c.label + " ";
       let input;
       if (c.labels.length > 7) {
-        input = el("input", { type: "range", min: 0, max: c.labels.length - 1, step: 1, value: c.initial, "data-control": c.name }, label);
-        const out = el("output", {}, label); out.textContent = c.labels[c.initial];
-        input.addEventListener("input", () => { positions[i] = Number(input.value); out.textContent = c.labels[positions[i]]; update(); });
+        input = el("input", { type: "range", min: 0, max: c.labels.length - 1, step: 1, value: c.initial, "data-control": c.name,
+          "aria-valuetext": c.labels[c.initial] }, label);
+        const out = el("output", { "aria-hidden": "true" }, label); out.textContent = c.labels[c.initial];
+        input.addEventListener("input", () => { positions[i] = Number(input.value); out.textContent = c.labels[positions[i]];
+          input.setAttribute("aria-valuetext", c.labels[positions[i]]); update(); });
       } else {
         input = el("select", { "data-control": c.name }, label);
         c.labels.forEach((text, j) => { const o = el("option", { value: j }, input); o.textContent = text; if (j === c.initial) o.selected = true; });
@@ -117,5 +162,16 @@
     update();
   }
 
-  document.addEventListener("DOMContentLoaded", () => document.querySelectorAll(".ch09-widget").forEach(setup));
+  // A widget whose data is broken says so in its place, in Catalan; the page's other widgets work.
+  function start(root) {
+    try { setup(root); }
+    catch (error) {
+      root.querySelectorAll(":scope > :not(script):not(.ch09-static)").forEach((node) => node.remove());
+      const note = el("p", { class: "ch09-broken", role: "status" }, root);
+      note.textContent = "Aquest giny no es pot mostrar: les seves dades estan malmeses. Els números del text no en depenen.";
+      console.warn(`ch09: ${root.id}: ${error.message}`);
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", () => document.querySelectorAll(".ch09-widget").forEach(start));
 })();
