@@ -23,7 +23,7 @@ exclude_patterns = ["**.ipynb_checkpoints"]
 
 # shared_kernels early: a clean build's kernels start while Sphinx imports the rest
 extensions = ["interrupt", "shared_kernels", "myst_nb", "sphinxcontrib.bibtex", "bibliography", "catalan", "offline_math",
-              "notebooks", "exec_keys", "sphinx_togglebutton", "sphinx_copybutton"]
+              "notebooks", "figure_alt", "exec_keys", "sphinx_togglebutton", "sphinx_copybutton"]
 copybutton_exclude = ".linenos, .gp, .go"  # copy the code alone: no line numbers, prompts or outputs
 copybutton_selector = "div.cell_input div.highlight pre"  # a button on the code cells, none on their outputs
 togglebutton_hint = "Mostra"
@@ -68,6 +68,9 @@ html_search_language = "ca"
 html_static_path = ["book/_static"]
 html_js_files = ["ch09-sphinx-ca.js", "ch09-widgets.js"]
 html_css_files = ["ch09-widgets.css"]
+# Formulas are read by screen readers (MathJax's hidden MathML) but are not Tab stops: without
+# its menu, MathJax leaves them out of the keyboard's way to the widgets' controls.
+mathjax3_config = {"options": {"enableMenu": False, "enableAssistiveMml": True}}
 
 # -- PDF (make pdf: LaTeX builder + xelatex) ----------------------------------------------------
 # One chapter of a course: the title page names the book, the chapter is numbered 9 and
@@ -76,6 +79,9 @@ latex_engine = "xelatex"
 latex_documents = [(root_doc, "capitol-09.tex", project, author, "manual")]
 latex_toplevel_sectioning = "section"
 latex_show_urls = "no"
+# The PDF's metadata: the custom title page below does not set it (PDF/UA readers announce it)
+PDF_METADATA = (r"\AtBeginDocument{\hypersetup{pdftitle={%s}, pdfauthor={%s}, pdflang={ca}}}" + "\n") % (
+    project, author[0].upper() + author[1:])
 latex_elements = {
     "papersize": "a4paper",
     "extraclassoptions": "openany,oneside",
@@ -109,7 +115,7 @@ latex_elements = {
   {\end{thebibliography}\end{hyphenrules}}
 \makeatother
 \sphinxsetup{verbatimwrapslines=true, verbatimforcewraps=true}
-""",
+""" + PDF_METADATA,
     "maketitle": r"""
 \begin{titlepage}
 \centering\vspace*{6cm}

@@ -10,6 +10,7 @@ from conftest import BOOK, ROOT, TEXT, author_paragraphs
 REGISTRY = claims.registry()
 GLUE = re.compile(r"\{glue:text\}`([^`]+)`")
 CELL_KEY = re.compile(r"[\"'](w\d_\w+)[\"']")  # a key a code cell reads from page.numbers
+ALT_KEY = re.compile(r"^:alt: \{(\w+)\}$", re.M)  # a figure's text alternative (_ext/figure_alt.py)
 
 
 def page_source(w):
@@ -57,7 +58,8 @@ def test_numbers_are_formatted_strings_and_all_are_used(w):
     assert all(isinstance(v, str) and v for v in w.numbers.values())
     computed = set(w.numbers) | set(w.forms())  # a number, or a number with its word (k__de)
     assert glued <= computed, f"glued in the page but not computed: {glued - computed}"
-    used = {k.split("__")[0] for k in glued | set(CELL_KEY.findall(page_source(w)))}
+    source = page_source(w)
+    used = {k.split("__")[0] for k in glued | set(CELL_KEY.findall(source)) | set(ALT_KEY.findall(source))}
     templates = w.templates()
     unused = {k for k in w.numbers if k not in used and "{" + k + "}" not in templates
               and "{" + k + "__" not in templates}
@@ -118,3 +120,20 @@ def test_each_widget_page_guides_the_reader():
         questions = source.count("{admonition} Exercici ")
         assert 2 <= questions <= 4 and source.count("{admonition} Resposta") == questions, w.page
         assert "{container} afegit" in source, w.page
+
+
+def test_widget_html_is_valid_json_and_safe_inside_a_script():
+    import json
+
+    from chapter09 import book
+
+    spec = {"widget": "w9", "controls": [{"initial": 0}], "readout_labels": {"a": "x"},
+            "states": {"0": {"readout": {"a": "<!-- </script> & <b>"}}}}
+    html = book.widget_html(spec)
+    data = html.split('class="ch09-data">', 1)[1].split("</script>", 1)[0]
+    assert "<!--" not in data and "</" not in data and json.loads(data) == spec
+    assert "&lt;!-- &lt;/script&gt; &amp; &lt;b&gt;" in html  # the noscript table, escaped
+    with pytest.raises(ValueError, match="finite numbers"):
+        book.widget_html({**spec, "plot": [float("nan")]})
+    with pytest.raises(ValueError, match="id of lower-case"):
+        book.widget_html({**spec, "widget": 'w9" onload="x'})

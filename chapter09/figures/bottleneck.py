@@ -8,7 +8,7 @@ from matplotlib.figure import Figure
 
 from .. import bottleneck as w3
 from .. import fmt
-from ..pages.bottleneck import controls, readout
+from ..pages.bottleneck import REALISTIC_LENGTHS, controls, readout
 from ..plots import BLUE, GREY, ORANGE, catalan_ticks, log_log_ticks, new_figure, power_ticks, typeset
 
 __all__ = ["controls", "figures", "readout"]
@@ -48,7 +48,7 @@ def plot_realistic(d: int, q: int, V: int, L: int) -> Figure:
     """Bits a sentence needs (L·log₂V) against the bits of the vector (d·q), with realistic sizes:
     the sentence length L is marked, and the longest length that still fits."""
     fig, ax = new_figure()
-    lengths = np.unique(np.geomspace(1, 10_000, 200).astype(int))
+    lengths = np.unique(np.geomspace(*REALISTIC_LENGTHS, 200).astype(int))
     ax.loglog(lengths, w3.sentence_bits(V, lengths), "-", color=BLUE, label="bits de la frase, $L\\log_2 V$")
     ax.axhline(d * q, color=GREY, ls="--", lw=1, label=f"bits del vector, $dq$ = {fmt.integer(d * q)}")
     longest = w3.longest_sentence(d, q, V)

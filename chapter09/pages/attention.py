@@ -84,6 +84,18 @@ def readout() -> WidgetClaims:
         "w4_span_dk": fmt.decimal(w4.attend(temperature=tau_k).span.mean(), 2),
     }
     curve_t, curve_s = w4.span_curve()
+    # the figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows
+    n["w4_fig_alpha_alt"] = (
+        f"Pesos α a τ = {n['w4_tau_cold']}, {n['w4_tau']} i {n['w4_tau_warm']}, en mapes de calor de 0 a 1 de "
+        f"{n['w4_n']} passos de sortida per {n['w4_n']} paraules d’entrada: a τ = {n['w4_tau_cold']} cada fila "
+        f"dona {fmt.decimal(np.floor(cold.alpha.max(axis=1).min() * 1000) / 1000, 3)} o més a una sola "
+        f"paraula; a τ = {n['w4_tau_warm']} el pes més gran és {fmt.decimal(float(warm.alpha.max()), 3)}: cada "
+        f"fila reparteix el pes entre les {n['w4_n']} paraules.")
+    n["w4_fig_span_alt"] = (
+        f"Abast efectiu mitjà segons la temperatura τ, {fmt.de(tau_text(float(curve_t[0])))} a "
+        f"{tau_text(float(curve_t[-1]))} en escala logarítmica: creix {fmt.de(fmt.decimal(float(curve_s[0]), 2))} "
+        f"a {fmt.decimal(float(curve_s[-1]), 2)}, el nombre de paraules; a τ = {n['w4_tau_cold']} val "
+        f"{n['w4_span_cold']} i a τ = {n['w4_tau_warm']}, {n['w4_span_warm']}.")
     claims = (
         Claim("W4.1", "Cada fila de α suma exactament 1 i no té cap valor negatiu.", "exact",
               "Σα − 1: com a molt {w4_max_ulp_value}; pes mínim {w4_min_weight}",

@@ -14,6 +14,9 @@ from ..interactive import _round, control, spec
 
 # --- widget 3 ------------------------------------------------------------------------
 
+REALISTIC_LENGTHS = (1, 10_000)   # the sentence lengths of the figure with realistic sizes, in words
+
+
 @lru_cache(maxsize=None)
 def readout() -> WidgetClaims:
     b = w3.bottleneck()
@@ -57,6 +60,27 @@ def readout() -> WidgetClaims:
         "w3_ex_crowd": fmt.integer(crowd), "w3_ex_one_bit_dq": fmt.integer(real.d),
         "w3_ex_one_bit_L": fmt.integer(one_bit),
     }
+    # the figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows
+    by_length = w3.fraction_by_length()   # the figure's points, from the defaults d, q and V
+    fits = max((L for L, f in by_length if f == 1), default=None)
+    n["w3_fig_fraction_alt"] = (
+        f"Fracció màxima reconstruïble segons la longitud de la frase, {fmt.de(fmt.integer(by_length[0][0]))} "
+        f"a {fmt.integer(by_length[-1][0])} paraules, en escala logarítmica: "
+        + (f"val {fmt.el(fmt.percent(1, 0))} fins a L = {fmt.integer(fits)}; " if fits else "")
+        + f"a L = {n['w3_L']}, el cercle, {'ja només' if fits else 'val'} {fmt.el(n['w3_fraction'])}, i cada "
+        f"paraula més la divideix per {n['w3_V']}.")
+    n["w3_fig_realistic_alt"] = (
+        f"Bits que necessita una frase, L·log₂ V, contra els {n['w3_real_dq']} bits del vector, per a L "
+        f"{fmt.de(fmt.integer(REALISTIC_LENGTHS[0]))} a {fmt.integer(REALISTIC_LENGTHS[1])} paraules "
+        f"(escales logarítmiques): una frase de {n['w3_real_L']} paraules en necessita {n['w3_real_L_log2V']}, "
+        f"i hi caben totes les frases fins a L = {n['w3_real_Lmax']}.")
+    shares = dict(tiny.sentences_per_code)
+    alone = shares.get(1, 0)
+    n["w3_fig_pigeonhole_alt"] = (
+        f"Quants codis tenen al darrere 1, 2, 3… frases, en el cas petit de {n['w3_tiny_sentences']} frases i "
+        f"{n['w3_tiny_codes']} codis possibles: l’encoder en fa servir {n['w3_tiny_used']}; "
+        f"{fmt.integer(alone)} {'codi té' if alone == 1 else 'codis tenen'} una sola frase i el més ple "
+        f"n’agrupa {n['w3_tiny_largest']}.")
     claims = (
         Claim("W3.1", "Amb menys codis $2^{dq}$ que frases $V^L$, dues frases comparteixen codi.", "exact",
               "cas enumerat: {w3_tiny_sentences} frases, {w3_tiny_codes} codis possibles, "

@@ -96,6 +96,21 @@ def readout() -> WidgetClaims:
         "w6_13b_gqa_exact": fmt.integer(gqa_13b), "w6_13b_gqa_kib": fmt.binary_bytes(gqa_13b),
         "w6_13b_mqa_exact": fmt.integer(mqa_13b), "w6_13b_mqa_kib": fmt.binary_bytes(mqa_13b),
     }
+    # the figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows
+    crossing = fmt.decimal(sw.crossing, 0)
+    at_L = (f"es creuen a L = {crossing}, la línia vertical, on" if crossing == n["w5_L"]
+            else f"es creuen a L = {crossing}; a L = {n['w5_L']}, la línia vertical,")
+    n["w5_fig_cost_alt"] = (
+        f"FLOP per capa segons la longitud L, de {fmt.integer(int(sw.lengths[0]))} a "
+        f"{fmt.integer(int(sw.lengths[-1]))} tokens (escales logarítmiques): les projeccions, 8Ld², i "
+        f"l’atenció, 4L²d, {at_L} el Transformer costa {n['w5_ratio']} vegades la RNN simple i "
+        f"{n['w5_ratio_lstm']} vegades la LSTM.")
+    tokens, kv = w5.memory_curve(d, L_LONG)   # the memory figure's points, up to L_LONG
+    n["w6_fig_memory_alt"] = (
+        f"Bytes que cal guardar per generar, segons els tokens generats, {fmt.de(fmt.integer(int(tokens[0])))} "
+        f"a {n['w6_L_long']} (escales logarítmiques): l’estat de la LSTM es queda en {n['w6_state']}, i la "
+        f"KV-cache del Transformer creix {fmt.de(fmt.si_bytes(int(kv[0])))} a {n['w6_kv_long']}, "
+        f"{n['w6_kv_over_state']} vegades l’estat.")
     claims = (
         Claim("W5.1", "Capa del Transformer: quatre projeccions 8Ld², atenció 4L²d.", "exact",
               "L = {w5_L}, d = {w5_d}: {w5_proj} i {w5_att} FLOP",

@@ -54,6 +54,14 @@ def readout() -> WidgetClaims:
         "w7_router_softmax": both(fmt.decimal(x) for x in softmax_weights),
         "w7_router_softmax_sum": fmt.decimal(float(softmax_weights.sum())),
     }
+    # the figure's text alternative (its ``:alt:``): what is drawn, its range, what it shows
+    reference = w7.reference(g.a, g.b)   # the figure's bars of σ(a)⊙b
+    n["w7_fig_gates_alt"] = (
+        f"Sortida de cadascun dels {n['w7_channels']} canals, entre {fmt.decimal(float(reference.min()))} i "
+        f"{fmt.decimal(float(reference.max()))}: la referència σ(a)⊙b dona un valor a cada canal; el "
+        f"router top-{n['w7_top_k']} només calcula els canals {n['w7_router_channels']} i apaga "
+        f"{fmt.el(n['w7_switched_off_exact'])} restant, i la diferència màxima amb la referència és "
+        f"{n['w7_topk_gap']}.")
     claims = (
         Claim("W7.1", "LSTM, MoE i SwiGLU tenen la mateixa forma σ(a)⊙b.", "method",
               "amb els paràmetres igualats, les tres arriben a σ(a)⊙b",

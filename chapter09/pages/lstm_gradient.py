@@ -26,6 +26,11 @@ def _side(x: float, than: float) -> str:
     return "per sobre" if x > than else "per sota" if x < than else "just a"
 
 
+def _small(x: float) -> str:
+    """A gradient norm below 1: 0,079, or 5,5·10⁻³ when it is smaller than 0,01."""
+    return fmt.power_of_ten(x, 1) if x < 0.01 else fmt.decimal(x, 3 if x < 0.1 else 2)
+
+
 def _key(f: float) -> str:
     """The table row's key of a forget setting: 0,95 → ``w2_f095``."""
     return "w2_f" + fmt.decimal(f, 2).replace(",", "")
@@ -97,6 +102,22 @@ def readout() -> WidgetClaims:
         "w2_ex_res": d3(ex_res.factor), "w2_ex_plain": d3(ex_plain.factor),
         "w2_ex_res_total": d3(ex_res.total), "w2_ex_plain_total": fmt.power_of_ten(ex_plain.total, 1),
     }
+    # the figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows
+    rnn_end = float(np.exp(rnn.log_grad_norms[-1]))
+    whole_start, whole_end, cell_end = (float(np.exp(x)) for x in
+                                        (gated.log_whole[0], gated.log_whole[-1], gated.log_cell[-1]))
+    n["w2_fig_paths_alt"] = (
+        f"Norma del gradient per a cada pas enrere, de 0 a {n['w2_T']}, en escala logarítmica: la RNN cau "
+        f"{fmt.de(fmt.shortest(float(np.exp(rnn.log_grad_norms[0]))))} a {fmt.power_of_ten(rnn_end, 1)} "
+        f"({n['w2_rnn_factor']} per pas); tota l’LSTM, només {fmt.de(fmt.decimal(whole_start))} a "
+        f"{_small(whole_end)} ({n['w2_whole']} per pas), i el camí de la cel·la, a {_small(cell_end)} "
+        f"({n['w2_cell']}), com fᵏ amb f = {n['w2_forget']}.")
+    n["w2_fig_stack_alt"] = (
+        f"Norma del gradient per a cada capa enrere d’una pila {fmt.de(fmt.integer(res.log_norms.size - 1))} "
+        f"blocs, en escala logarítmica: amb la connexió residual {'puja' if res.total > 1 else 'cau'} "
+        f"{fmt.de(fmt.shortest(float(np.exp(res.log_norms[0]))))} a {n['w2_stack_res_total']} "
+        f"({n['w2_stack_res']} per capa); sense, {'puja' if plain.total > 1 else 'cau'} a "
+        f"{n['w2_stack_plain_total']} ({n['w2_stack_plain']} per capa).")
     for f in w2.FORGETS:
         key = _key(f)
         n[key] = fmt.decimal(f, 2 if f < 1 else 0)

@@ -103,6 +103,25 @@ def readout() -> WidgetClaims:
         # exercise 3: up to which scale the bound guarantees that the gradient vanishes
         "w1_safe_scale": d2(safe_scale), "w1_safe_rho": d2(safe_scale * w1.gelfand_radius(W0)),
     }
+    # the figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows
+    end, sat_end, small_end = (float(np.exp(r.log_grad_norms[-1])) for r in (default, sat, small))
+    start = fmt.shortest(float(np.exp(default.log_grad_norms[0])))  # ‖u‖ = 1
+    n["w1_fig_default_alt"] = (
+        f"Norma del gradient per a cada pas enrere, de 0 a {n['w1_T']}, en escala logarítmica: "
+        f"{_goes(end)} {fmt.de(start)} a {_norm(end)}, amb pendent {n['w1_meas']}, i l’estimació en dona "
+        f"{n['w1_pred']}; la fita de Pascanu, de pendent {n['w1_bound']}, queda per sobre.")
+    n["w1_fig_sweep_alt"] = (
+        f"Pendent per pas segons el radi espectral ρ de Wₕₕ, "
+        f"{fmt.de(d2(sweep_1.spectral_radius.min()))} a {d2(sweep_1.spectral_radius.max())}: "
+        f"{_turns(flip_at_small)} amb l’entrada a {n['w1_small_x']} i {_turns(flip_at_1, False)} amb "
+        f"l’entrada a {n['w1_input_scale']}. A sota, la tanh′ mitjana, que baixa "
+        f"{fmt.de(d2(sweep_1.mean_tanh_prime[0]))} a {d2(sweep_1.mean_tanh_prime[-1])} amb l’entrada a "
+        f"{n['w1_input_scale']}.")
+    n["w1_fig_settings_alt"] = (
+        f"Norma del gradient en {n['w1_T']} passos enrere, en tres configuracions: per defecte "
+        f"(ρ = {n['w1_rho']}) {_goes(end)} a {_norm(end)} i {n['w1_verdict']}; amb Wₕₕ × {n['w1_sat_w']} "
+        f"(ρ = {n['w1_sat_rho']}) {_goes(sat_end)} a {_norm(sat_end)} i {n['w1_sat_verdict']}; amb la mateixa "
+        f"Wₕₕ i l’entrada × {n['w1_small_x']}, {_goes(small_end)} a {_norm(small_end)} i {n['w1_small_verdict']}.")
 
     claims = (
         Claim("W1.1", "El gradient conté $\\prod \\mathbf{W}_{hh}^\\top \\operatorname{diag}(\\tanh')$; els dos factors es "
@@ -251,3 +270,21 @@ def controls() -> dict:
 
 def _maybe(x: float | None) -> str:
     return "cap" if x is None else fmt.decimal(x)
+
+
+def _norm(x: float) -> str:
+    """A gradient norm as a reader says it: 34,3, 0,5, or 8,0·10⁻¹⁴ when it is tiny or huge."""
+    return fmt.decimal(x, 1) if 0.1 <= x < 1000 else fmt.power_of_ten(x, 1)
+
+
+def _goes(end: float) -> str:
+    """Where a norm that starts at 1 goes: "puja" or "cau"."""
+    return "puja" if end > 1 else "cau"
+
+
+def _turns(rho: float | None, first: bool = True) -> str:
+    """Where a sweep's slope becomes positive, in words: "es torna positiu a ρ = 1,27" (the
+    second time, "a ρ = 2,44"), or "no es torna positiu"."""
+    if rho is None:
+        return "no es torna positiu"
+    return f"{'es torna positiu a' if first else 'a'} ρ = {fmt.decimal(rho)}"
