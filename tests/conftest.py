@@ -81,3 +81,16 @@ def built_pdf(tmp_path_factory, execution_cache, built_book) -> Path:
          "-j", "auto", "-W", "--keep-going", "-q"], env=env, capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, f"PDF build failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}"
     return out / "latex" / "capitol-09.pdf"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright (installed by tools/install-browser.sh if missing)."""
+    ensure_system_tool("install-browser.sh", "Chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        yield b
+        b.close()

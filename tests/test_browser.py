@@ -12,24 +12,11 @@ import pytest
 from chapter09 import attention as w4
 from chapter09 import claims, fmt
 from chapter09.pages import attention, cost, gates, lstm_gradient, rnn_gradient
-from conftest import ensure_system_tool
 
 PAGES = ["index", "01-gradient-rnn", "02-rnn-lstm", "03-coll-ampolla", "04-atencio",
          "05-cost-i-memoria", "07-portes", "afirmacions", "bibliografia"]
 WIDGET_PAGE = {"w1": "01-gradient-rnn", "w2": "02-rnn-lstm", "w3": "03-coll-ampolla", "w4": "04-atencio",
                "w5": "05-cost-i-memoria", "w7": "07-portes"}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    ensure_system_tool("install-browser.sh", "Chromium")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        yield b
-        b.close()
 
 
 @pytest.fixture()
