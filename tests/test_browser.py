@@ -253,3 +253,16 @@ def test_without_javascript_each_widget_shows_its_default_readout(built_book):
         soup = BeautifulSoup((built_book / f"{name}.html").read_text(encoding="utf-8"), "html.parser")
         static = soup.select_one(f"#ch09-{w} noscript")
         assert static is not None and "Lectura" in static.get_text(), w
+
+
+@pytest.mark.parametrize("name", sorted(set(WIDGET_PAGE.values())))
+def test_static_figures_keep_their_text_readable_on_a_phone(open_as, name):
+    """On a 390 px screen a figure is shown at its own size (its smallest text, 8,5 pt, is then
+    11,3 px) and scrolls sideways, focusable from the keyboard when it does not fit."""
+    page = open_as(name, "light", 390)
+    page.wait_for_timeout(300)
+    for figure in page.locator(".bd-article figure:has(img)").all():
+        scale = figure.locator("img").evaluate("(img) => img.getBoundingClientRect().width / img.naturalWidth")
+        assert scale >= 0.99, f"{name}: a figure shrunk to {scale:.2f} of its size"
+        if figure.evaluate("(f) => f.scrollWidth > f.clientWidth + 1"):
+            assert figure.get_attribute("tabindex") == "0" and "figura desplaçable" in figure.get_attribute("aria-label")

@@ -137,3 +137,22 @@ def test_widget_html_is_valid_json_and_safe_inside_a_script():
         book.widget_html({**spec, "plot": [float("nan")]})
     with pytest.raises(ValueError, match="id of lower-case"):
         book.widget_html({**spec, "widget": 'w9" onload="x'})
+
+
+@pytest.mark.parametrize("module", ["rnn_gradient", "lstm_gradient", "bottleneck", "attention", "cost", "gates"])
+def test_no_figure_text_is_smaller_than_the_style_allows(module):
+    """8,5 pt at least (plots.SMALL): 11,3 px on a phone, where figures keep their size; ≥ 7 pt in the PDF."""
+    import importlib
+
+    import matplotlib.pyplot as plt
+    from matplotlib.text import Text
+
+    from chapter09 import book, plots
+
+    book.setup()
+    figures = importlib.import_module(f"chapter09.figures.{module}").figures()
+    for key, fig in figures.items():
+        fig.canvas.draw()  # tick labels exist once drawn
+        sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+        assert min(sizes) >= plots.SMALL, f"{key}: text of {min(sizes)} pt"
+        plt.close(fig)

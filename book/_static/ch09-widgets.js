@@ -175,19 +175,21 @@
 
   document.addEventListener("DOMContentLoaded", () => document.querySelectorAll(".ch09-widget").forEach(start));
 
-  // A display equation wider than a phone scrolls sideways (ch09-widgets.css): only that one
-  // becomes a Tab stop, so that a keyboard can scroll it; the others stay out of the way.
-  function scrollableEquations() {
-    document.querySelectorAll('mjx-container[display="true"]').forEach((eq) => {
-      if (eq.scrollWidth > eq.clientWidth + 1) {
-        eq.setAttribute("tabindex", "0");
-        eq.setAttribute("role", "group");
-        eq.setAttribute("aria-label", "equació ampla: desplaça-la amb les fletxes");
+  // A display equation or a figure wider than a phone scrolls sideways (ch09-widgets.css):
+  // only those become Tab stops, so that a keyboard can scroll them; the others stay out of the way.
+  function scrollables() {
+    document.querySelectorAll('mjx-container[display="true"], .bd-article figure').forEach((box) => {
+      if (box.scrollWidth > box.clientWidth + 1) {
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "group");
+        const caption = box.querySelector("figcaption");
+        box.setAttribute("aria-label", caption ? `figura desplaçable: ${caption.textContent.trim()}`
+          : "equació ampla: desplaça-la amb les fletxes");
       }
     });
   }
   window.addEventListener("load", () => {
     const ready = window.MathJax && MathJax.startup && MathJax.startup.promise;
-    (ready || Promise.resolve()).then(scrollableEquations);
+    (ready || Promise.resolve()).then(scrollables);
   });
 })();

@@ -10,7 +10,7 @@ from matplotlib.ticker import FuncFormatter
 from .. import attention as w4
 from .. import fmt
 from ..pages.attention import controls, readout, tau_text
-from ..plots import BLUE, GREY, ORANGE, catalan_ticks, new_figure, typeset
+from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, new_figure, typeset
 
 __all__ = ["controls", "figures", "readout"]
 
@@ -25,7 +25,7 @@ def plot_attention(readouts: list, titles: list[str]) -> Figure:
         ax.set_xticks(ticks, [str(j + 1) for j in ticks])
         ax.set_yticks(ticks, [str(t + 1) for t in ticks])
         ax.set_xlabel("paraula d'entrada $j$")
-        ax.set_title(title, fontsize=9)
+        ax.set_title(title, fontsize=9.5)
         ax.grid(False)
     np.atleast_1d(axes)[0].set_ylabel("pas de sortida $t$")
     cbar = fig.colorbar(im, ax=list(np.atleast_1d(axes)), shrink=0.8)
@@ -43,7 +43,7 @@ def plot_span(temperatures, spans, n: int, marks: dict) -> Figure:
     for tau, span in marks.items():
         ax.semilogx([tau], [span], "o", color=ORANGE)
         ax.annotate(f"τ = {tau_text(tau)}: {fmt.decimal(span, 3)}",
-                    (tau, span), textcoords="offset points", fontsize=8,
+                    (tau, span), textcoords="offset points", fontsize=SMALL,
                     xytext=(8, 6) if span < n / 2 else (8, -14))
     ax.set_xlabel("temperatura τ")
     ax.set_ylabel("abast efectiu mitjà")

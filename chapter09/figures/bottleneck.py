@@ -9,7 +9,7 @@ from matplotlib.figure import Figure
 from .. import bottleneck as w3
 from .. import fmt
 from ..pages.bottleneck import REALISTIC_LENGTHS, controls, readout
-from ..plots import BLUE, GREY, ORANGE, catalan_ticks, log_log_ticks, new_figure, power_ticks, typeset
+from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, log_log_ticks, new_figure, power_ticks, typeset
 
 __all__ = ["controls", "figures", "readout"]
 
@@ -29,7 +29,7 @@ def plot_reconstructible(points, default_length: int) -> Figure:
     power_ticks(ax)
     catalan_ticks(ax, "x")
     ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=SMALL)
     return fig
 
 
@@ -54,7 +54,7 @@ def plot_realistic(d: int, q: int, V: int, L: int) -> Figure:
     longest = w3.longest_sentence(d, q, V)
     ax.axvline(longest, color=GREY, ls=":", lw=1)
     ax.annotate(f"$L$ = {fmt.integer(longest)}", (longest, w3.sentence_bits(V, [1])[0]),
-                textcoords="offset points", xytext=(-6, 4), ha="right", fontsize=8)
+                textcoords="offset points", xytext=(-6, 4), ha="right", fontsize=SMALL)
     bits = float(w3.sentence_bits(V, [L])[0])
     ax.loglog([L], [bits], "o", ms=8, mfc="none", color=ORANGE,
               label=f"$L$ = {fmt.integer(L)}: {fmt.decimal(bits, 1)} bits")
@@ -62,7 +62,7 @@ def plot_realistic(d: int, q: int, V: int, L: int) -> Figure:
     ax.set_ylabel("bits")
     ax.set_ylim(top=30 * d * q)  # room above the vector's line for the legend
     log_log_ticks(ax)
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=SMALL, loc="upper left")
     return fig
 
 

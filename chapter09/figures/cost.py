@@ -8,7 +8,7 @@ from matplotlib.figure import Figure
 from .. import cost as w5
 from .. import fmt
 from ..pages.cost import L_LONG, controls, readout
-from ..plots import BLUE, GREY, ORANGE, log_log_ticks, new_figure, typeset
+from ..plots import BLUE, GREY, ORANGE, SMALL, log_log_ticks, new_figure, typeset
 
 __all__ = ["controls", "figures", "readout"]
 
@@ -32,7 +32,7 @@ def plot_cost(sweep, length: int) -> Figure:
     ax.set_xlabel("longitud de la seqüència $L$ (tokens)")
     ax.set_ylabel("FLOP per capa")
     log_log_ticks(ax)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=SMALL)
     return fig
 
 
@@ -44,7 +44,7 @@ def plot_memory(tokens, kv_cache_bytes, state_bytes: float) -> Figure:
     ax.set_xlabel("tokens generats $L$")
     ax.set_ylabel("bytes")
     log_log_ticks(ax)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=SMALL)
     return fig
 
 

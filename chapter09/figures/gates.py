@@ -7,7 +7,7 @@ from matplotlib.figure import Figure
 
 from .. import gates as w7
 from ..pages.gates import controls, readout
-from ..plots import BLUE, GREY, ORANGE, catalan_ticks, new_figure, typeset
+from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, new_figure, typeset
 
 __all__ = ["controls", "figures", "readout"]
 
@@ -24,7 +24,7 @@ def plot_gates(reference, routed, top_k: int) -> Figure:
     ax.set_xlabel("canal")
     ax.set_ylabel("sortida")
     catalan_ticks(ax, "y")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=SMALL)
     return fig
 
 

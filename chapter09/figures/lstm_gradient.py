@@ -9,7 +9,7 @@ from .. import book, fmt
 from .. import lstm_gradient as w2
 from .. import rnn_gradient as w1
 from ..pages.lstm_gradient import controls, readout
-from ..plots import BLUE, GREEN, GREY, ORANGE, catalan_ticks, new_figure, power_ticks, typeset
+from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, new_figure, power_ticks, typeset
 
 __all__ = ["controls", "factors_table", "figures", "readout"]
 
@@ -44,7 +44,7 @@ def _gradient_axes(fig, ax, xlabel: str) -> Figure:
     ax.set_ylabel("norma del gradient")
     power_ticks(ax)
     catalan_ticks(ax, "x")
-    ax.legend(fontsize=8, loc="lower left")
+    ax.legend(fontsize=SMALL, loc="lower left")
     return fig
 
 

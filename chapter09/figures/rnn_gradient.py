@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 from .. import fmt
 from .. import rnn_gradient as w1
 from ..pages.rnn_gradient import controls, readout
-from ..plots import BLUE, GREEN, GREY, ORANGE, catalan_ticks, new_figure, power_ticks, typeset
+from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, new_figure, power_ticks, typeset
 
 __all__ = ["controls", "figures", "readout"]
 
@@ -36,11 +36,11 @@ def plot_rnn_gradient(r, ax=None, title: str | None = None, legend_below: bool =
     power_ticks(ax)
     catalan_ticks(ax, "x")
     if legend_below:
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=7)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=SMALL)
     else:
-        ax.legend(loc="best", fontsize=8)
+        ax.legend(loc="best", fontsize=SMALL)
     if title:
-        ax.set_title(title, fontsize=9)
+        ax.set_title(title, fontsize=9.5)
     return fig
 
 
@@ -58,7 +58,7 @@ def _shown_range(results) -> tuple[float, float]:
 
 def plot_rnn_settings(results: list, titles: list[str]) -> Figure:
     """Several settings of widget 1 side by side, on a shared y axis, legends underneath."""
-    fig, axes = plt.subplots(1, len(results), figsize=(3.2 * len(results), 4.2), sharey=True)
+    fig, axes = plt.subplots(1, len(results), figsize=(3.6 * len(results), 4.4), sharey=True)
     for r, t, ax in zip(results, titles, np.atleast_1d(axes)):
         plot_rnn_gradient(r, ax=ax, title=t, legend_below=True)
     np.atleast_1d(axes)[0].set_ylim(*_shown_range(results))
@@ -88,7 +88,7 @@ def plot_slope_sweep(sweeps: list, labels: list[str], threshold: float) -> Figur
     low.set_ylabel("tanh′ mitjana")
     for a in (ax, low):
         catalan_ticks(a)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=SMALL, loc="lower right")
     fig.tight_layout()
     return fig
 
