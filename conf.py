@@ -97,8 +97,14 @@ latex_elements = {
 \setcounter{tocdepth}{1}
 \setlength{\headheight}{14pt}
 % readout and claims tables: many columns, so a smaller type
-\AtBeginEnvironment{tabulary}{\footnotesize}
-\AtBeginEnvironment{longtable}{\footnotesize}
+% and ragged right: a narrow justified cell opens huge gaps between words (underfull lines);
+% each cell paragraph starts with \sphinxAtStartPar, which sets it so
+\usepackage{ragged2e}
+\makeatletter
+\newcommand*\chnineRaggedCells{\renewcommand*\sphinxAtStartPar{\RaggedRight\leavevmode\nobreak\hskip\z@skip}}
+\makeatother
+\AtBeginEnvironment{tabulary}{\footnotesize\chnineRaggedCells}
+\AtBeginEnvironment{longtable}{\footnotesize\chnineRaggedCells}
 \setlength{\tymin}{28pt}
 % What the book adds to the author's text (:::{container} afegit): set in, smaller,
 % under a grey rule that names it, so that the author's sentences stand apart.
