@@ -266,3 +266,11 @@ def test_static_figures_keep_their_text_readable_on_a_phone(open_as, name):
         assert scale >= 0.99, f"{name}: a figure shrunk to {scale:.2f} of its size"
         if figure.evaluate("(f) => f.scrollWidth > f.clientWidth + 1"):
             assert figure.get_attribute("tabindex") == "0" and "figura desplaçable" in figure.get_attribute("aria-label")
+
+
+def test_widgets_print_black_on_white_from_dark_mode(open_as):
+    page = open_as(WIDGET_PAGE["w4"], "dark")
+    page.emulate_media(media="print")
+    for cell in page.locator("#ch09-w4 table.ch09-readout td").all():
+        assert cell.evaluate("(e) => getComputedStyle(e).color") == "rgb(0, 0, 0)"
+        assert cell.evaluate(CONTRAST) >= 4.5
