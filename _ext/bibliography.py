@@ -16,6 +16,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 import pybtex.plugin
+from pybtex.backends.plaintext import Backend as PlainText
 from pybtex.style.formatting import toplevel
 from pybtex.style.formatting.unsrt import Style as Plain
 from pybtex.style.formatting.unsrt import date, pages
@@ -28,11 +29,13 @@ from sphinxcontrib.bibtex.style.referencing import PersonStyle
 from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
 
 
+PLAIN_TEXT = PlainText()  # one backend: ``render_as("text")`` would look it up among the plugins each time
+
+
 def surnames(entry) -> str:
     """The authors as a citation names them: «Cho», «Cho i Bengio», «Cho et al.»."""
     people = entry.persons.get("author") or entry.persons.get("editor") or []
-    last = [" ".join(p.rich_last_names[i].render_as("text") for i in range(len(p.rich_last_names)))
-            for p in people]
+    last = [" ".join(name.render(PLAIN_TEXT) for name in p.rich_last_names) for p in people]
     if len(last) > 2:
         return f"{last[0]} et al."
     return " i ".join(last)
