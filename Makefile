@@ -6,8 +6,9 @@ STAMP  := $(VENV)/.installed-stamp
 
 .PHONY: html test pdf bench preview snapshot clean
 
+# tools/build.py: sphinx-build -W --keep-going, -j one more than the cores (see its docstring)
 html: $(STAMP)
-	$(BIN)/sphinx-build -j auto -W --keep-going -c . book _build/html
+	$(BIN)/python tools/build.py html
 	@echo "Llibre construït: obre _build/html/index.html"
 
 test: $(STAMP)
@@ -15,7 +16,7 @@ test: $(STAMP)
 
 pdf: $(STAMP)
 	bash tools/install-tex.sh
-	LATEXMKOPTS=-silent $(BIN)/sphinx-build -M latexpdf book _build -c . -j auto -W --keep-going
+	$(BIN)/python tools/build.py latexpdf
 	@echo "PDF construït: _build/latex/capitol-09.pdf"
 
 bench: $(STAMP)

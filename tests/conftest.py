@@ -21,6 +21,7 @@ def author_paragraphs() -> list[str]:
 
 
 sys.path.insert(0, str(ROOT / "tools"))
+import build  # noqa: E402
 import quick_build  # noqa: E402
 
 
@@ -31,11 +32,7 @@ def small_copy(path: Path, pages: tuple[str, ...]) -> Path:
 
 def build_book(out: Path, cache: Path) -> subprocess.CompletedProcess:
     """``sphinx-build -W`` of the book into ``out`` with its own execution cache."""
-    env = dict(os.environ, CHAPTER09_CACHE=str(cache))
-    return subprocess.run(
-        [sys.executable, "-m", "sphinx", "-j", "auto", "-W", "--keep-going", "-q", "-b", "html",
-         "-c", str(ROOT), "-d", str(out / ".doctrees"), str(BOOK), str(out / "html")],
-        env=env, capture_output=True, text=True, timeout=900)
+    return build.run(ROOT, out / "html", "-d", str(out / ".doctrees"), cache=cache, quiet=True, timeout=900)
 
 
 @pytest.fixture(scope="session")
@@ -75,10 +72,8 @@ def built_pdf(tmp_path_factory, execution_cache, built_book) -> Path:
     """The PDF book (LaTeX builder + xelatex via latexmk), from the same executed pages."""
     ensure_tex()
     out = tmp_path_factory.mktemp("pdf")
-    env = dict(os.environ, CHAPTER09_CACHE=str(execution_cache), LATEXMKOPTS="-silent")
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-M", "latexpdf", str(BOOK), str(out), "-c", str(ROOT),
-         "-j", "auto", "-W", "--keep-going", "-q"], env=env, capture_output=True, text=True, timeout=900)
+    result = build.run(ROOT, out, builder="latexpdf", cache=execution_cache, quiet=True, timeout=900,
+                       env=dict(os.environ, LATEXMKOPTS="-silent"))
     assert result.returncode == 0, f"PDF build failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}"
     return out / "latex" / "capitol-09.pdf"
 

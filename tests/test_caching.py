@@ -1,15 +1,14 @@
 """An edit of chapter09 re-executes the pages that use the edited code — and only those."""
 
-import os
 import re
 import shutil
-import subprocess
 import sys
 
 import pytest
 
 from chapter09 import provenance
 from conftest import BOOK, ROOT, quick_build
+from conftest import build as build_tool
 
 
 
@@ -39,10 +38,7 @@ def test_an_edit_changes_the_key_of_exactly_the_pages_that_use_it(tmp_path, modu
 
 def build(repo, cache, how=r"(?:\.md: Executing notebook|: executed in a shared kernel)"):
     """Build the copy; the pages executed (``how``: by myst-nb alone, or in a shared kernel)."""
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-j", "auto", "-W", "--keep-going", "-b", "html", "-c", str(repo),
-         str(repo / "book"), str(repo / "_build" / "html")],
-        env=dict(os.environ, CHAPTER09_CACHE=str(cache)), capture_output=True, text=True, timeout=900)
+    result = build_tool.run(repo, cache=cache, timeout=900)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     log = result.stdout + result.stderr
     build.executed_alone = sorted(set(re.findall(r"([\w-]+)\.md: Executing notebook", log)))
@@ -115,11 +111,7 @@ def test_a_read_only_checkout_builds_into_another_folder(tmp_path):
                 if not {"__pycache__", ".git", ".venv", "_build", ".pytest_cache", ".hypothesis"} & set(p.parts)}
 
     before = snapshot()
-    env = dict(os.environ, CHAPTER09_CACHE=str(tmp_path / "cache"))
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-j", "auto", "-W", "--keep-going", "-q", "-b", "html", "-c", str(ROOT),
-         str(BOOK), str(tmp_path / "html")], env=env, capture_output=True, text=True,
-        timeout=600)
+    result = build_tool.run(ROOT, tmp_path / "html", cache=tmp_path / "cache", quiet=True, timeout=600)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     after = snapshot()
     assert {p for p in set(before) | set(after) if before.get(p) != after.get(p)} == set()

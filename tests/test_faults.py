@@ -14,16 +14,15 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from conftest import build as build_tool
 from conftest import small_copy
 
 pytestmark = pytest.mark.book
@@ -48,11 +47,8 @@ def edit(repo: Path, revert: bool = False) -> None:
 
 def build(repo: Path, fault: str = "", strict: bool = True) -> subprocess.CompletedProcess:
     """Build the copy (its own cache, runtime folder and process group); ``fault``: see fault_ext."""
-    env = dict(os.environ, CHAPTER09_CACHE=str(repo / "cache"), CHAPTER09_FAULT=fault,
-               JUPYTER_RUNTIME_DIR=str(repo / "runtime"))
-    command = [sys.executable, "-m", "sphinx", "-j", "auto", *(["-W", "--keep-going"] if strict else []),
-               "-b", "html", "-c", str(repo), str(repo / "book"), str(repo / "_build" / "html")]
-    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=300, start_new_session=True)
+    env = dict(os.environ, CHAPTER09_FAULT=fault, JUPYTER_RUNTIME_DIR=str(repo / "runtime"))
+    return build_tool.run(repo, cache=repo / "cache", env=env, strict=strict, timeout=300, start_new_session=True)
 
 
 def built(repo: Path, fault: str = "", strict: bool = True) -> str:

@@ -8,7 +8,9 @@ c. rebuild after a prose-only edit of one page
 d. rebuild after an edit of one chapter09 module (attention.py): which pages re-execute
 e. no-op rebuild
 f. clean build on stock myst-nb: the book's execution extensions (exec_keys,
-   shared_kernels) off, so one kernel per page, with the same -j
+   shared_kernels) off, so one kernel per page, with -j auto
+
+(a)–(e) build as ``make html`` does (``tools/build.py``: -j one more than the cores).
 
 and the CPU floor of (a): its CPU seconds (this process's children, kernels
 included) over the cores.  Each is run RUNS times; the table shows medians, the
@@ -21,31 +23,27 @@ import os
 import re
 import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+import build
 from jupyter_cache import get_cache
 from quick_build import copy_repo
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
-JOBS = os.environ.get("BENCH_JOBS", "auto")
+JOBS = os.environ.get("BENCH_JOBS") or str(build.default_jobs())  # the book's own -j
 
 
 STOCK = ("interrupt", "myst_nb", "sphinxcontrib.bibtex", "bibliography", "catalan", "offline_math", "notebooks")
 
 
-def sphinx(repo: Path, out: str, cache: Path, *extra: str) -> tuple[float, str]:
-    env = dict(os.environ, CHAPTER09_CACHE=str(cache))
+def sphinx(repo: Path, out: str, cache: Path, *extra: str, jobs: str = JOBS) -> tuple[float, str]:
     start = time.perf_counter()
     cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", "-j", JOBS, "-c", str(repo), *extra,
-         str(repo / "book"), str(repo / "_build" / out)],
-        env=env, capture_output=True, text=True)
+    result = build.run(repo, repo / "_build" / out, *extra, cache=cache, strict=False, jobs=jobs)
     elapsed = time.perf_counter() - start
     cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     sphinx.cpu = sum(getattr(cpu_after, f) - getattr(cpu_before, f) for f in ("ru_utime", "ru_stime"))
@@ -80,7 +78,7 @@ def measure() -> dict:
             # stock myst-nb's parallel readers race to create an empty cache: create it first
             get_cache(tmp / f"cache-stock-{run}").list_cache_records()
             t, _ = sphinx(repo, "f", tmp / f"cache-stock-{run}", "-D", "extensions=" + ",".join(STOCK),
-                          "-D", f"nb_execution_cache_path={tmp / f'cache-stock-{run}'}")
+                          "-D", f"nb_execution_cache_path={tmp / f'cache-stock-{run}'}", jobs="auto")
             times["f"].append(t)
             t, _ = sphinx(repo, "b", tmp / "cache-off", "-D", "nb_execution_mode=off")
             times["b"].append(t)
@@ -132,7 +130,7 @@ def main() -> None:
     result = measure()
     m = result["times"]
     ca = lambda x: f"{x:.2f}".replace(".", ",")  # noqa: E731
-    print(f"\nConstrucció del llibre: mediana de {RUNS} execucions, -j {JOBS}\n")
+    print(f"\nConstrucció del llibre: mediana de {RUNS} execucions, -j {JOBS} (f: -j auto)\n")
     labels = {"a": "a) neta, executant les pàgines", "b": "b) neta, sense executar (el mínim de Sphinx)",
               "c": "c) després d'editar la prosa d'una pàgina", "d": "d) després d'editar chapter09/attention.py",
               "e": "e) sense cap canvi", "f": "f) neta, myst-nb sense les extensions del llibre"}

@@ -9,11 +9,11 @@ share the two cores.  The tests use :func:`small_copy` for their small books too
 from __future__ import annotations
 
 import fcntl
-import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
+
+import build
 
 ROOT = Path(__file__).resolve().parents[1]
 COPY = ("book", "chapter09", "_ext", "locale", "text", "conf.py")
@@ -59,9 +59,7 @@ def main(pages: list[str]) -> int:
     repo = small_copy(out / "repo", tuple(pages))
     with LOCK.open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        result = subprocess.run(
-            [sys.executable, "-m", "sphinx", "-j", "auto", "-W", "--keep-going", "-q", "-b", "html", "-c", str(repo),
-             str(repo / "book"), str(out / "html")], env=dict(os.environ, CHAPTER09_CACHE=str(out / "cache")))
+        result = build.run(repo, out / "html", cache=out / "cache", quiet=True, capture_output=False)
     print(f"HTML: {out / 'html'}" if result.returncode == 0 else "the build failed (above)")
     return result.returncode
 
