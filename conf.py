@@ -23,7 +23,7 @@ exclude_patterns = ["**.ipynb_checkpoints"]
 
 # shared_kernels early: a clean build's kernels start while Sphinx imports the rest
 extensions = ["interrupt", "shared_kernels", "myst_nb", "sphinxcontrib.bibtex", "bibliography", "catalan", "offline_math",
-              "notebooks", "figure_alt", "exec_keys", "sphinx_togglebutton", "sphinx_copybutton"]
+              "notebooks", "figure_alt", "fences", "exec_keys", "sphinx_togglebutton", "sphinx_copybutton"]
 copybutton_exclude = ".linenos, .gp, .go"  # copy the code alone: no line numbers, prompts or outputs
 copybutton_selector = "div.cell_input div.highlight pre"  # a button on the code cells, none on their outputs
 togglebutton_hint = "Mostra"

@@ -46,6 +46,7 @@ from myst_nb.sphinx_ext import add_global_html_resources
 from sphinx.errors import ConfigError, SphinxError
 from sphinx.util import logging
 
+from fences import unclosed_message
 from chapter09.provenance import dependencies, is_notebook_page, library_digest, page_digest, page_modules
 
 logger = logging.getLogger(__name__)
@@ -90,6 +91,9 @@ def read_keyed(app, path: Path, page_text: str):
     problem = front_matter_problem(page_text)
     if problem:
         fail(path, f"{problem}; a page that runs code starts with\n{FRONT_MATTER}")
+    problem = unclosed_message(app, page_text)
+    if problem:  # before anything runs: the cells after it would be swallowed
+        fail(path, problem)
     return copy.deepcopy(_read_keyed(app, path, page_text, key_line(page_text, figure_format(app))))
 
 

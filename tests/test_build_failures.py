@@ -6,11 +6,11 @@ left open, an empty ``CHAPTER09_CACHE``, kernels that cannot start.
 """
 
 import os
-import subprocess
-import sys
+import re
 
 import pytest
 
+from conftest import build as build_tool
 from conftest import small_copy
 
 pytestmark = pytest.mark.book
@@ -18,10 +18,7 @@ PAGE = "04-atencio"
 
 
 def build(repo, **env) -> tuple[int, str]:
-    env = dict(os.environ, **{"CHAPTER09_CACHE": str(repo / "cache"), **env})
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-N", "-j", "auto", "-W", "--keep-going", "-b", "html", "-c", str(repo),
-         str(repo / "book"), str(repo / "_build" / "html")], env=env, capture_output=True, text=True, timeout=600)
+    result = build_tool.run(repo, None, "-N", cache=repo / "cache", env=dict(os.environ, **env), timeout=600)
     return result.returncode, result.stdout + result.stderr
 
 
@@ -67,7 +64,32 @@ def test_an_unclosed_fence_fails_the_build(tmp_path):
         page.write("\n::::{note}\nAquesta nota no es tanca.\n")
     status, log = build(repo)
     assert status != 0
-    assert f"{PAGE}.md: a fence (``` or :::) is not closed" in first_error(log)
+    assert re.search(rf"{PAGE}\.md: line \d+: the fence '::::\{{note\}}' is never closed", first_error(log))
+
+
+def test_a_fence_left_open_mid_page_fails_the_build_naming_it(tmp_path):
+    """Without its closing line a container swallows the page up to the next closing line
+    of the same kind: the build must stop, naming the page and the fence, not publish it."""
+    repo = small_copy(tmp_path / "repo", (PAGE,))
+    page = repo / "book" / f"{PAGE}.md"
+    lines = page.read_text(encoding="utf-8").splitlines()
+    opening = next(i for i, line in enumerate(lines) if line.startswith(":::{container}"))
+    closing = next(i for i in range(opening + 1, len(lines)) if lines[i] == ":::")
+    page.write_text("\n".join(lines[:closing] + lines[closing + 1:]) + "\n", encoding="utf-8")
+    status, log = build(repo)
+    assert status != 0, "the build published a page with a fence left open"
+    assert re.search(rf"{PAGE}\.md: line \d+: the fence ':::\{{container\}} afegit' is never closed",
+                     first_error(log)), log[-2000:]
+
+
+def test_a_fence_left_open_on_a_page_without_code_fails_the_build(tmp_path):
+    repo = small_copy(tmp_path / "repo", (PAGE,))
+    with open(repo / "book" / "bibliografia.md", "a", encoding="utf-8") as page:
+        page.write("\n:::{note}\nAquesta nota no es tanca.\n")
+    status, log = build(repo)
+    assert status != 0
+    assert re.search(r"bibliografia\.md:\d+: WARNING: line \d+: the fence ':::\{note\}' is never closed", log), \
+        log[-2000:]
 
 
 def test_an_empty_cache_variable_is_refused(tmp_path):
