@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: html test pdf bench preview snapshot clean
+.PHONY: html test test-fast lint pdf bench preview snapshot clean
 
 # tools/build.py: sphinx-build -W --keep-going, -j one more than the cores (see its docstring)
 html: $(STAMP)
@@ -13,6 +13,14 @@ html: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# everything but the tests that build the book or drive a browser: well under a minute
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not book and not browser" -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 pdf: $(STAMP)
 	bash tools/install-tex.sh

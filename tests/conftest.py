@@ -51,16 +51,57 @@ def built_book(tmp_path_factory, execution_cache) -> Path:
     return tmp / "out" / "html"
 
 
+# --- markers: what is slow, and what touches the system --------------------------------
+
+BUILDS = {"built_book", "built_pdf"}   # fixtures that build the book
+SYSTEM = {"built_pdf", "browser"}      # fixtures that install a Debian package when it is missing
+
+
+def pytest_configure(config):
+    global CONFIG
+    CONFIG = config
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark each test by the fixtures it uses (a module that builds on its own says so with
+    ``pytestmark``), so that ``make test-fast`` (-m "not book and not browser") leaves them out."""
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if used & BUILDS:
+            item.add_marker(pytest.mark.book)
+        if "browser" in used:
+            item.add_marker(pytest.mark.browser)
+        if used & SYSTEM:
+            item.add_marker(pytest.mark.system)
+        if item.get_closest_marker("book") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(900))  # the book, and the PDF, built in its setup
+
+
+def say(message: str) -> None:
+    """A line on the terminal now, past pytest's output capture."""
+    capture = CONFIG.pluginmanager.getplugin("capturemanager")
+    with capture.global_and_fixture_disabled():
+        CONFIG.get_terminal_writer().line(message, yellow=True)
+
+
 def ensure_system_tool(script: str, what: str) -> None:
-    """Run tools/<script>, which installs a system package when missing (as root on Debian).
-    Where that cannot be done the test is skipped — except under CI, where it fails."""
-    result = subprocess.run(["bash", str(ROOT / "tools" / script)], capture_output=True, text=True)
-    if result.returncode == 3:
-        message = f"{what} is missing and cannot be installed here: " + result.stderr
+    """Run tools/<script>, which installs a system package when missing (as root on Debian),
+    and say so on the terminal while it does.  Where that cannot be done the test is
+    skipped — except under CI, where it fails."""
+    process = subprocess.Popen(["bash", str(ROOT / "tools" / script)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+    said = []
+    for line in process.stderr:
+        said.append(line)
+        if line.startswith("installing"):
+            say(f"\n[{script}] {line.strip()}")
+    process.wait()
+    if process.returncode == 3:
+        message = f"{what} is missing and cannot be installed here: " + "".join(said)
         if os.environ.get("CI") == "true":
             pytest.fail("under CI this must run. " + message)
         pytest.skip(message)
-    assert result.returncode == 0, result.stderr
+    assert process.returncode == 0, "".join(said)
 
 
 def ensure_tex() -> None:

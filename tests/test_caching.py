@@ -45,6 +45,7 @@ def build(repo, cache, how=r"(?:\.md: Executing notebook|: executed in a shared 
     return sorted(set(re.findall(rf"([\w-]+){how}", log)))
 
 
+@pytest.mark.book
 def test_edit_of_a_widget_re_executes_its_pages_with_the_new_numbers(tmp_path):
     repo = quick_build.copy_repo(tmp_path / "repo")
     cache = tmp_path / "cache"
@@ -103,6 +104,7 @@ def test_the_extensions_use_no_private_name_of_myst_nb_or_jupyter_cache():
     assert PRIVATE.search("from myst_nb.core.read import _read_nb") and PRIVATE.search("get_cache(p).db")
 
 
+@pytest.mark.book
 def test_a_read_only_checkout_builds_into_another_folder(tmp_path):
     """Nothing in the checkout is written by a build whose output and cache are elsewhere
     (Python's bytecode caches aside: a read-only checkout simply goes without them)."""

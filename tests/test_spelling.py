@@ -12,6 +12,7 @@ from conftest import BOOK, ROOT, ensure_system_tool
 sys.path.insert(0, str(ROOT / "tools"))
 from prose import prose  # noqa: E402
 
+pytestmark = pytest.mark.system  # tools/install-hunspell.sh installs hunspell-ca when missing
 WORDLIST = ROOT / "tools" / "wordlist-ca.txt"
 ELISION = re.compile(r"^[lLdDsSnNmMtT]['’]")  # straight or typographic apostrophe
 
