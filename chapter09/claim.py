@@ -7,6 +7,7 @@ so the same template checks the MyST source and the rendered HTML.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import fmt
@@ -41,11 +42,22 @@ class Claim:
     holds: bool           # the statement as the book now prints it holds
     robustness: str = ""  # share of seeds for which it holds (template), for draw-dependent claims
     expected_to_hold: bool = True  # False only for a statement the book prints to show it fails
+    evidence: tuple = field(default=(), compare=False)  # the numbers ``holds`` judged (see ``judge``)
 
     @property
     def broken(self) -> bool:
         """It no longer says what the registry expects of it: the build stops (see ``claims``)."""
         return self.holds != self.expected_to_hold
+
+
+def judge(check: Callable[..., bool], *evidence) -> dict:
+    """A claim's ``holds`` and ``evidence``: the page's check of the claim applied to the numbers it
+    judges, and those numbers, kept so that the tests can judge them again (``Claim(..., **judge(...))``).
+
+    >>> judge(lambda x: x < 1, 0.5)
+    {'holds': True, 'evidence': (0.5,)}
+    """
+    return {"holds": check(*evidence), "evidence": evidence}
 
 
 @dataclass(frozen=True)

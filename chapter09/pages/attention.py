@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import attention as w4
 from .. import fmt
-from ..claim import Claim, Correction, WidgetClaims
+from ..claim import Claim, Correction, WidgetClaims, judge
 from ..interactive import _round, control, spec
 
 # --- widget 4 ------------------------------------------------------------------------
@@ -21,6 +21,42 @@ def power_of_two(exponent: int) -> str:
 def tau_text(tau: float) -> str:
     """A temperature as the page writes it everywhere (text, widget, figures): ``0,05``, ``4``."""
     return fmt.shortest(tau)
+
+
+# --- the claims' checks: each judges the numbers of one sentence of the book ----------------
+
+MAX_ROW_SUM_ULP = 2    # "sums to 1": within 2 units of 2⁻⁵³, i.e. |Σα − 1| ≤ 2⁻⁵²
+CURVE_SLACK = 1e-12    # the span may dip by rounding alone and still count as growing with τ
+
+
+def rows_sum_to_one(max_ulp: int, min_weight: float) -> bool:
+    """W4.1: every row of α sums to 1 (to ``MAX_ROW_SUM_ULP`` roundings) and no weight is negative."""
+    return max_ulp <= MAX_ROW_SUM_ULP and min_weight >= 0
+
+
+def context_inside_hull(hull_excess: float) -> bool:
+    """W4.2: the context does not leave the convex hull of the states."""
+    return hull_excess <= 0
+
+
+def context_leaves_by_exact_zero(hull_excess: float) -> bool:
+    """W4.3: the farthest context leaves the hull by 0,0, an exact zero."""
+    return hull_excess == 0.0
+
+
+def cold_copies_one_state(span: float, copy_gap: float, spacing: float) -> bool:
+    """W4.4: at τ = 0,05 the span is 1 and the context copies one state (within ``w4.COPY_TOL``)."""
+    return round(span) == 1 and copy_gap < w4.COPY_TOL * spacing
+
+
+def warm_tends_to_the_mean(span: float, n_words: int, span_curve, mean_gap: float, spacing: float) -> bool:
+    """W4.5: the span grows with τ to all the words at τ = 4, the context to the mean (``w4.MEAN_TOL``)."""
+    return (round(span) == n_words and bool(np.all(np.diff(span_curve) >= -CURVE_SLACK))
+            and mean_gap < w4.MEAN_TOL * spacing)
+
+
+CHECKS = {"W4.1": rows_sum_to_one, "W4.2": context_inside_hull, "W4.3": context_leaves_by_exact_zero,
+          "W4.4": cold_copies_one_state, "W4.5": warm_tends_to_the_mean}
 
 
 @lru_cache(maxsize=None)
@@ -99,27 +135,27 @@ def readout() -> WidgetClaims:
     claims = (
         Claim("W4.1", "Cada fila de α suma exactament 1 i no té cap valor negatiu.", "exact",
               "Σα − 1: com a molt {w4_max_ulp_value}; pes mínim {w4_min_weight}",
-              holds=rob.max_ulp <= 2 and min(a.min_weight for a in (base, cold, warm)) >= 0,
+              **judge(rows_sum_to_one, rob.max_ulp, min(a.min_weight for a in (base, cold, warm))),
               robustness="exactament 1,0 en {w4_sums_exact_share__el} de les files; a ≤ {w4_pow_one} en "
                          "{w4_sums_2ulp_share__el}"),
         Claim("W4.2", "El context $\\mathbf{c}_t = \\sum_j \\alpha_{tj}\\mathbf{h}_j$ no surt de l'envolupant "
               "convexa dels $\\mathbf{h}_j$.",
               "qualitative", "excés per component: {w4_hull_excess}",
-              holds=base.hull_excess <= 0, robustness="{w4_hull_share} {w4_hull_cases__de} casos"),
+              **judge(context_inside_hull, base.hull_excess), robustness="{w4_hull_share} {w4_hull_cases__de} casos"),
         Claim("W4.3", "El context més allunyat se'n surt per 0,0, un zero exacte.", "exact",
-              "{w4_hull_excess}", holds=base.hull_excess == 0.0,
+              "{w4_hull_excess}", **judge(context_leaves_by_exact_zero, base.hull_excess),
               robustness="0,0 exacte en {w4_hull_share__el} {w4_hull_cases__de} casos"),
         Claim("W4.4", "τ = 0,05: l'abast efectiu cau a 1 i el context és una còpia d'un sol estat.",
               "qualitative",
               "abast {w4_span_cold}; context a {w4_copy_gap_cold} de l'estat més proper "
               "(els estats són a {w4_spacing} de mitjana)",
-              holds=round(cold.span.mean()) == 1 and cold.copy_gap < w4.COPY_TOL * base.state_spacing,
+              **judge(cold_copies_one_state, cold.span.mean(), cold.copy_gap, base.state_spacing),
               robustness="còpia (a menys d'un {w4_copy_tol} de la separació) en {w4_copy_share__el} de "
                          "{w4_n_seeds} llavors"),
         Claim("W4.5", "τ = 4: l'abast tendeix a 7 i el context, a la mitjana de la frase.", "qualitative",
               "abast {w4_span_warm} ({w4_span_warm_range}); context a {w4_mean_gap_warm} de la mitjana",
-              holds=round(warm.span.mean()) == w4.N and bool(np.all(np.diff(curve_s) >= -1e-12))
-              and warm.mean_gap < w4.MEAN_TOL * base.state_spacing,
+              **judge(warm_tends_to_the_mean, warm.span.mean(), w4.N, curve_s, warm.mean_gap,
+                      base.state_spacing),
               robustness="a menys d'un {w4_mean_tol} de la separació de la mitjana en {w4_mean_share__el} de "
                          "{w4_n_seeds} llavors"),
     )

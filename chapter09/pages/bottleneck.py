@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -9,12 +10,35 @@ import numpy as np
 from .. import bottleneck as w3
 from .. import fmt
 from ..common import N_SEEDS
-from ..claim import Claim, Correction, WidgetClaims
+from ..claim import Claim, Correction, WidgetClaims, judge
 from ..interactive import _round, control, spec
 
 # --- widget 3 ------------------------------------------------------------------------
 
 REALISTIC_LENGTHS = (1, 10_000)   # the sentence lengths of the figure with realistic sizes, in words
+
+# --- the claims' checks: each judges the numbers of one sentence of the book ----------------
+
+MISSING_BITS_SAID = "8,0"    # "Falten 8,0 bits", as the page prints the computed bits
+FRACTION_SAID = 2.0**-8      # the best code's share the page states: 2⁻⁸ = 0,390625 %
+
+
+def sentences_share_a_code(sentences: int, codes: int, largest_share: int, most_codes_used: int) -> bool:
+    """W3.1: with fewer codes 2^(dq) than sentences V^L, two sentences share a code (pigeonhole)."""
+    return sentences > codes and largest_share >= 2 and most_codes_used <= codes
+
+
+def fraction_is_the_bound(fraction: Fraction, d: int, q: int, V: int, L: int, missing_bits: float) -> bool:
+    """W3.2: the largest reconstructible fraction is 2^(dq)/V^L = 2^(dq − L·log₂V), whatever the encoder."""
+    return fraction == Fraction(2 ** (d * q), V**L) == Fraction(1, 2 ** int(missing_bits))
+
+
+def eight_bits_missing(missing_text: str, fraction: float) -> bool:
+    """W3.3: 8,0 bits are missing, and the best code gives back exactly 2⁻⁸ of the sentences."""
+    return missing_text == MISSING_BITS_SAID and fraction == FRACTION_SAID
+
+
+CHECKS = {"W3.1": sentences_share_a_code, "W3.2": fraction_is_the_bound, "W3.3": eight_bits_missing}
 
 
 @lru_cache(maxsize=None)
@@ -85,18 +109,17 @@ def readout() -> WidgetClaims:
         Claim("W3.1", "Amb menys codis $2^{dq}$ que frases $V^L$, dues frases comparteixen codi.", "exact",
               "cas enumerat: {w3_tiny_sentences} frases, {w3_tiny_codes} codis possibles, "
               "{w3_tiny_used} usats, fins a {w3_tiny_largest} frases per codi",
-              holds=tiny.bound.sentences > tiny.bound.codes and tiny.largest_share >= 2
-              and max(used) <= tiny.bound.codes,
+              **judge(sentences_share_a_code, tiny.bound.sentences, tiny.bound.codes, tiny.largest_share,
+                      max(used)),
               robustness="codis usats ≤ {w3_tiny_codes} en les {w3_n_seeds} codificacions "
                          "(màxim {w3_used_max})"),
         Claim("W3.2", "Fracció màxima reconstruïble $2^{dq}/V^L = 2^{dq - L\\log_2 V}$, sigui quin sigui "
               "l'encoder.", "exact",
               "$2^{{{w3_dq}}}/{w3_V}^{{{w3_L}}}$ = {w3_fraction_ratio}: hi falten {w3_missing} bits",
-              holds=b.fraction == w3.Fraction(2 ** (b.d * b.q), b.V ** b.L)
-              == w3.Fraction(1, 2 ** int(b.missing_bits))),
+              **judge(fraction_is_the_bound, b.fraction, b.d, b.q, b.V, b.L, b.missing_bits)),
         Claim("W3.3", "Falten 8,0 bits i ni el millor codi no arriba al 0,39 %.", "exact",
               "falten {w3_missing} bits; fracció {w3_fraction_ratio} = {w3_fraction}",
-              holds=n["w3_missing"] == "8,0" and exact == 2**-8),
+              **judge(eight_bits_missing, n["w3_missing"], exact)),
     )
     corrections = (
         Correction("W3.3", "ni el millor codi imaginable no arriba al 0,39 %",

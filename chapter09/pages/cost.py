@@ -10,7 +10,7 @@ from num2words import num2words
 
 from .. import cost as w5
 from .. import fmt
-from ..claim import Claim, Correction, WidgetClaims
+from ..claim import Claim, Correction, WidgetClaims, judge
 from ..interactive import control, spec
 
 # --- widgets 5 and 6 (one page: cost, then memory) -----------------------------------------
@@ -18,6 +18,60 @@ from ..interactive import control, spec
 SHARE_WORDS = {2: "la meitat", 3: "una tercera part", 4: "una quarta part", 5: "una cinquena part"}
 L_LONG = 131_072      # "Puja L a 131.072"
 GQA_GROUPS = 8        # the exercise's grouped-query attention: 8 query heads per key–value head
+
+# --- the claims' checks: each judges the numbers of one sentence of the book ----------------
+
+SWEEP_TOL = 1e-6                        # the sweep's crossing, within this share of d from 2d
+RATIO_SAID, RATIO_TEXT_SAID = 4, "4,00"  # "el Transformer costa 4,00 vegades la RNN"
+KAPLAN_RATIO = 3                        # the author's 3: the ratio with Kaplan et al.'s 2L²d
+STATE_SAID = "131,1" + fmt.NBSP + "kB"  # "La RNN manté 131,1 kB"
+KV_SAID = "268,4" + fmt.NBSP + "MB"     # "El Transformer arriba a 268,4 MB"
+KV_LONG_BYTES = 2**34                   # the KV-cache at L = 131.072: 16 GiB exactly
+
+
+def layer_costs(projection_flops: int, attention_flops: int, L: int, d: int) -> bool:
+    """W5.1: a Transformer layer's four projections cost 8Ld² FLOP, its attention 4L²d."""
+    return projection_flops == 4 * 2 * L * d * d and attention_flops == 2 * 2 * L * L * d
+
+
+def crossing_at_twice_d(algebra: int, sweep: float, d: int) -> bool:
+    """W5.2: projections and attention cost the same at L = 2d, by algebra and on the sweep."""
+    return algebra == 2 * d and abs(sweep - 2 * d) < SWEEP_TOL * d
+
+
+def no_crossing_with_the_rnn(roots: tuple, equal_cost_length: int | None, d: int) -> bool:
+    """W5.3: 4Ld² = 8Ld² + 4L²d has the roots L = −d and L = 0 only: no length where they cost the same."""
+    return roots == (-d, 0) and equal_cost_length is None
+
+
+def transformer_costs_four_rnns(ratio, ratio_text: str) -> bool:
+    """W5.4: at L = 2.048, d = 1.024 the Transformer costs 4,00 times the RNN."""
+    return ratio == RATIO_SAID and ratio_text == RATIO_TEXT_SAID
+
+
+def three_times_only_as_kaplan_counts(ratio, ratio_kaplan) -> bool:
+    """W5.5: the trade is four times the work, not three: 3 is the ratio with Kaplan et al.'s count."""
+    return ratio == RATIO_SAID and ratio_kaplan == KAPLAN_RATIO
+
+
+def state_reads_as_said(state_text: str) -> bool:
+    """W6.1: the RNN keeps 131,1 kB whatever the length."""
+    return state_text == STATE_SAID
+
+
+def kv_cache_reads_as_said(kv_text: str) -> bool:
+    """W6.2: the Transformer's KV-cache reaches 268,4 MB at this context."""
+    return kv_text == KV_SAID
+
+
+def kv_cache_at_long_context(kv_bytes: int) -> bool:
+    """W6.3: at L = 131.072 the KV-cache holds 2³⁴ bytes, the figure the reader is asked to look at."""
+    return kv_bytes == KV_LONG_BYTES
+
+
+CHECKS = {"W5.1": layer_costs, "W5.2": crossing_at_twice_d, "W5.3": no_crossing_with_the_rnn,
+          "W5.4": transformer_costs_four_rnns, "W5.5": three_times_only_as_kaplan_counts,
+          "W6.1": state_reads_as_said, "W6.2": kv_cache_reads_as_said, "W6.3": kv_cache_at_long_context}
 
 
 @lru_cache(maxsize=None)
@@ -114,29 +168,29 @@ def readout() -> WidgetClaims:
     claims = (
         Claim("W5.1", "Capa del Transformer: quatre projeccions 8Ld², atenció 4L²d.", "exact",
               "L = {w5_L}, d = {w5_d}: {w5_proj} i {w5_att} FLOP",
-              holds=w5.projection_flops(L, d) == 4 * 2 * L * d * d and w5.attention_flops(L, d) == 2 * 2 * L * L * d),
+              **judge(layer_costs, w5.projection_flops(L, d), w5.attention_flops(L, d), L, d)),
         Claim("W5.2", "Es creuen a L = 2d; el widget ho troba també a l'escombrat.", "exact",
               "àlgebra: L = {w5_crossing}; escombrat: {w5_crossing_sweep}",
-              holds=w5.component_crossing(d) == 2 * d and abs(sw.crossing - 2 * d) < 1e-6 * d),
+              **judge(crossing_at_twice_d, w5.component_crossing(d), sw.crossing, d)),
         Claim("W5.3", "Cost total 4Ld² = 8Ld² + 4L²d: surt L = −d, no hi ha creuament (RNN simple).", "exact",
               "arrels L = {w5_root_neg} i L = {w5_root_zero}; amb una LSTM (16Ld²) el mateix cost a "
               "L = {w5_equal_lstm}, amb una GRU (12Ld²) a L = {w5_equal_gru}",
-              holds=roots == (-d, 0) and w5.equal_cost_length(d) is None),
+              **judge(no_crossing_with_the_rnn, roots, w5.equal_cost_length(d), d)),
         Claim("W5.4", "L = 2.048, d = 1.024: el Transformer costa 4,00 vegades la RNN.", "exact",
-              "{w5_ratio} (exactament 2 + L/d)", holds=ratio == 4 and n["w5_ratio"] == "4,00"),
+              "{w5_ratio} (exactament 2 + L/d)", **judge(transformer_costs_four_rnns, ratio, n["w5_ratio"])),
         Claim("W5.5", "El bescanvi és de paral·lelisme: «tres vegades més feina … una tercera part».",
               "qualitative", "la ràtio és {w5_ratio}; 3 amb el terme d'atenció de Kaplan et al., 2L²d "
               "({w5_ratio_kaplan}), o quan L = d ({w5_ratio_at_d}); en generar, el pas del token L costa "
               "{w5_decode_ratio} vegades el de la RNN i tots dos van en sèrie",
-              holds=int(ratio) == 4 and w5.ratio_kaplan(L, d) == 3),
+              **judge(three_times_only_as_kaplan_counts, ratio, w5.ratio_kaplan(L, d))),
         Claim("W6.1", "La RNN manté 131,1 kB passi el que passi.", "exact",
               "{w6_state} = {w6_state_exact} B ({w6_layers} capes, h i c d'una LSTM, fp32)",
-              holds=n["w6_state"] == "131,1" + fmt.NBSP + "kB"),
+              **judge(state_reads_as_said, n["w6_state"])),
         Claim("W6.2", "El Transformer arriba a 268,4 MB amb aquest context (KV-cache).", "exact",
-              "{w6_kv} = {w6_kv_exact} B a L = {w5_L}", holds=n["w6_kv"] == "268,4" + fmt.NBSP + "MB"),
+              "{w6_kv} = {w6_kv_exact} B a L = {w5_L}", **judge(kv_cache_reads_as_said, n["w6_kv"])),
         Claim("W6.3", "Puja L a 131.072 i mira aquella xifra.", "exact",
               "{w6_kv_long} ({w6_kv_long_gib}), {w6_kv_over_state} vegades l'estat de la RNN",
-              holds=w5.kv_cache_bytes(L_LONG, d) == 2**34),
+              **judge(kv_cache_at_long_context, w5.kv_cache_bytes(L_LONG, d))),
     )
     corrections = (
         Correction("W5.3", "surt $L = -d$, que no existeix.",

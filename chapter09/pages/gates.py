@@ -7,12 +7,50 @@ from functools import lru_cache
 
 from .. import fmt
 from .. import gates as w7
-from ..claim import Claim, Correction, WidgetClaims
+from ..claim import Claim, Correction, WidgetClaims, judge
 from ..interactive import _round, control, spec
 
 # --- widget 7 ------------------------------------------------------------------------
 
 EXERCISE_TOP_K = 4    # exercise 1: top-4 of 16
+
+# --- the claims' checks: each judges the numbers of one sentence of the book ----------------
+
+SAME_FORM_TOL = 1e-15                  # SwiGLU reaches σ(a)⊙b to within this (fp64 rounding)
+FP64_ROUNDING = 2.0**-51               # "l'arrodoniment de fp64": a few units of 2⁻⁵³ at most
+SWITCHED_OFF_SAID = "88" + fmt.NBSP + "%"  # "el router apaga el 88 % dels canals"
+TOPK_JUMP = 0.1                        # "la diferència salta": well above any rounding
+
+
+def same_form(lstm_bitwise: bool, moe_bitwise: bool, swiglu_gap: float) -> bool:
+    """W7.1: with their parameters matched, the LSTM, the MoE and SwiGLU all compute σ(a)⊙b."""
+    return lstm_bitwise and moe_bitwise and swiglu_gap < SAME_FORM_TOL
+
+
+def same_bits(lstm_gap: float, moe_gap: float) -> bool:
+    """W7.2: the LSTM and the MoE differ from σ(a)⊙b by an exact zero."""
+    return lstm_gap == 0.0 and moe_gap == 0.0
+
+
+def rounding_gap(swiglu_gap: float) -> bool:
+    """W7.3: SwiGLU differs from σ(a)⊙b, by no more than fp64 rounding."""
+    return 0 < swiglu_gap <= FP64_ROUNDING
+
+
+def router_switches_off(switched_off_text: str, topk_gap: float) -> bool:
+    """W7.4: top-2 of 16 switches off 88 % of the channels and the difference jumps."""
+    return switched_off_text == SWITCHED_OFF_SAID and topk_gap > TOPK_JUMP
+
+
+def swish_leaves_the_unit_interval(swish_range: tuple, sigmoid_range: tuple) -> bool:
+    """W7.5: Swish(a) goes below 0 and above 1, where σ(a) stays strictly between them."""
+    return (swish_range[0] < 0 and swish_range[1] > 1
+            and 0 < sigmoid_range[0] and sigmoid_range[1] < 1)
+
+
+CHECKS = {"W7.1": same_form, "W7.2": same_bits, "W7.3": rounding_gap, "W7.4": router_switches_off,
+          "W7.5": swish_leaves_the_unit_interval}
+
 
 @lru_cache(maxsize=None)
 def readout() -> WidgetClaims:
@@ -65,24 +103,23 @@ def readout() -> WidgetClaims:
     claims = (
         Claim("W7.1", "LSTM, MoE i SwiGLU tenen la mateixa forma σ(a)⊙b.", "method",
               "amb els paràmetres igualats, les tres arriben a σ(a)⊙b",
-              holds=g.lstm_bitwise and g.moe_bitwise and g.swiglu_gap < 1e-15),
+              **judge(same_form, g.lstm_bitwise, g.moe_bitwise, g.swiglu_gap)),
         Claim("W7.2", "L'LSTM i el MoE donen zero exacte: els mateixos bits.", "exact",
-              "{w7_lstm_gap} i {w7_moe_gap}", holds=g.lstm_gap == 0.0 and g.moe_gap == 0.0,
+              "{w7_lstm_gap} i {w7_moe_gap}", **judge(same_bits, g.lstm_gap, g.moe_gap),
               robustness="bit a bit en {w7_bitwise_share__el}"),
         Claim("W7.3", "SwiGLU se'n separa per 1,11·10⁻¹⁶, l'arrodoniment de fp64.", "draw",
               "{w7_swiglu_gap}",
-              holds=0 < g.swiglu_gap <= 2.0**-51,   # a few units of fp64 rounding
+              **judge(rounding_gap, g.swiglu_gap),
               robustness="2⁻⁵³ en {w7_gap_53_share__el}, 2⁻⁵² en {w7_gap_52_share__el}, menys en "
                          "{w7_gap_smaller_share__el}, més en {w7_gap_larger_share__el} (com a molt {w7_gap_max})"),
         Claim("W7.4", "Top-k 2 de 16: el router apaga el 88 % dels canals i la diferència salta a 0,804.",
               "draw", "{w7_switched_off_exact} → {w7_switched_off}; diferència {w7_topk_gap}",
-              holds=n["w7_switched_off"] == "88" + fmt.NBSP + "%" and g.topk_gap > 0.1,
+              **judge(router_switches_off, n["w7_switched_off"], g.topk_gap),
               robustness="mediana {w7_topk_median}, {w7_topk_min__de} a {w7_topk_max}"),
         Claim("W7.5", "SwiGLU lliga l'argument de la sigmoide amb el senyal (la mateixa x); l'LSTM els té "
               "independents.", "qualitative",
               "Swish(a) {w7_swish_min__de} a {w7_swish_max}; σ(a) {w7_sigmoid_min__de} a {w7_sigmoid_max}",
-              holds=rob.swish_range[0] < 0 and rob.swish_range[1] > 1
-              and 0 < rob.sigmoid_range[0] and rob.sigmoid_range[1] < 1),
+              **judge(swish_leaves_the_unit_interval, rob.swish_range, rob.sigmoid_range)),
     )
     corrections = (
         Correction("W7.4", "la diferència salta a 0,804", "la diferència salta a {w7_topk_gap}",

@@ -10,7 +10,7 @@ from num2words import num2words
 from .. import fmt
 from .. import lstm_gradient as w2
 from .. import rnn_gradient as w1
-from ..claim import Claim, Correction, WidgetClaims
+from ..claim import Claim, Correction, WidgetClaims, judge
 from ..interactive import _round, control, spec
 
 # --- widget 2 ------------------------------------------------------------------------
@@ -19,6 +19,43 @@ YEAR_LSTM, YEAR_RESIDUAL = 1997, 2015   # Hochreiter & Schmidhuber; highway and 
 
 
 EXERCISE_SCALE = 0.1   # exercise 3: the stack's branch with weights ten times smaller
+
+# --- the claims' checks: each judges the numbers of one sentence of the book ----------------
+
+PINNED_TOL = 1e-12     # the cell path with f pinned: f per step, to rounding
+IDENTITY_TOL = 1e-8    # an identity reproduced by finite differences
+GAP_DECIMALS = 3       # the gaps to f compared as the table prints them
+YEARS_SAID = 18        # "divuit anys abans"
+
+
+def same_width_and_inputs(x_lstm, x_rnn, d_rnn: int) -> bool:
+    """W2.1: both networks see the same sequence, bit for bit, with the same width."""
+    return np.array_equal(x_lstm, x_rnn) and x_lstm.shape[1] == d_rnn
+
+
+def cell_path_is_f(pinned_cell_factor: float, forget: float, carry_gap: float) -> bool:
+    """W2.2: the LSTM's cell path multiplies the gradient by f_t and nothing else."""
+    return abs(pinned_cell_factor - forget) < PINNED_TOL and carry_gap < IDENTITY_TOL
+
+
+def whole_above_f_and_cell(whole_factor: float, forget: float, cell_factor: float) -> bool:
+    """W2.3 (as corrected): the measured factor per step comes out above f, what enters through h_t adds."""
+    return whole_factor > forget and whole_factor > cell_factor
+
+
+def gap_does_not_narrow(gap_default: float, gap_low: float) -> bool:
+    """W2.4 (as corrected): the factor stays above f, and lowering f to 0,9 does not bring it closer."""
+    return 0 < round(gap_default, GAP_DECIMALS) <= round(gap_low, GAP_DECIMALS)
+
+
+def residual_idea_years_before(years: int, residual_gap: float, residual_factor: float,
+                               plain_factor: float) -> bool:
+    """W2.5: the idea of the residual connection 18 years before; a stack keeps the gradient with it."""
+    return years == YEARS_SAID and residual_gap < IDENTITY_TOL and residual_factor >= 1 > plain_factor
+
+
+CHECKS = {"W2.1": same_width_and_inputs, "W2.2": cell_path_is_f, "W2.3": whole_above_f_and_cell,
+          "W2.4": gap_does_not_narrow, "W2.5": residual_idea_years_before}
 
 
 def _side(x: float, than: float) -> str:
@@ -133,25 +170,25 @@ def readout() -> WidgetClaims:
         Claim("W2.1", "Les dues xarxes tenen la mateixa amplada, la mateixa llavor i veuen la "
               "mateixa seqüència.", "exact",
               "d = {w2_d}, llavor {w2_seed}, entrades idèntiques bit a bit",
-              holds=np.array_equal(gated.x, rnn.x) and gated.x.shape[1] == rnn.d),
+              **judge(same_width_and_inputs, gated.x, rnn.x, rnn.d)),
         Claim("W2.2", "La RNN multiplica el gradient per una matriu i una derivada a cada pas; el camí "
               "de la cel·la de l'LSTM, per $f_t$ i prou.", "method",
               "identitats del model, que es compleixen per construcció (només comproven el codi): camí "
               "de la cel·la amb f fixa, {w2_pinned_cell} per pas; $\\partial \\mathbf{{c}}_t/\\partial \\mathbf{{c}}_{{t-1}} - \\operatorname{{diag}}(f_t)$, "
               "{w2_carry_gap}. Mesurat: RNN, {w2_rnn_factor} per pas",
-              holds=abs(pinned.cell_path_factor - w2.FORGET) < 1e-12 and ident.carry_gap < 1e-8),
+              **judge(cell_path_is_f, pinned.cell_path_factor, w2.FORGET, ident.carry_gap)),
         Claim("W2.3", "El factor mesurat per pas surt una mica per sota de $f$, pel que entra per $\\mathbf{h}_t$.",
               "qualitative",
               "tot el gradient {w2_whole}, camí de la cel·la {w2_cell}, f = {w2_forget}; mitjana "
               "geomètrica de les $f_t$ {w2_geo}",
-              holds=gated.whole_factor > w2.FORGET and gated.whole_factor > gated.cell_path_factor,
+              **judge(whole_above_f_and_cell, gated.whole_factor, w2.FORGET, gated.cell_path_factor),
               robustness="per sobre de $f$ en {w2_above_share__el}; $\\mathbf{{h}}_t$ hi suma en {w2_h_adds_share__el}; mitjana "
                          "geomètrica per sota de f en {w2_geo_below_share__el}"),
         Claim("W2.4", "Amb f = 0,9 el factor s'hi acosta; amb f = 1 queda essencialment a 1.",
               "qualitative",
               "tot el gradient − f: {w2_gap_low} (f = {w2_forget_low}), {w2_gap_default} (f = {w2_forget}), "
               "{w2_gap_one} (f = 1): no s'hi acosta; amb f = 1, {w2_whole_one} per pas, ×{w2_growth_one} en {w2_T} passos",
-              holds=0 < round(gap[w2.FORGET], 3) <= round(gap[w2.FORGETS[0]], 3),
+              **judge(gap_does_not_narrow, gap[w2.FORGET], gap[w2.FORGETS[0]]),
               robustness="la diferència amb f no s'estreny en baixar f en {w2_gap_kept_share__el}; amb f = 1, "
                          "per sobre d'1 en {w2_one_above_share__el}"),
         Claim("W2.5", "La mateixa idea que una connexió residual, divuit anys abans: ∂y/∂x = I + ∂F/∂x, "
@@ -159,7 +196,7 @@ def readout() -> WidgetClaims:
               "{w2_year_lstm} → {w2_year_residual}: {w2_years} anys; J − I − ∂F/∂x: {w2_residual_gap} "
               "(identitat, per construcció); el que es mesura: una pila {w2_T__de} blocs torna el gradient "
               "multiplicat per {w2_stack_res} per capa amb la connexió residual i per {w2_stack_plain} sense",
-              holds=years == 18 and ident.residual_gap < 1e-8 and res.factor >= 1 > plain.factor,
+              **judge(residual_idea_years_before, years, ident.residual_gap, res.factor, plain.factor),
               robustness="{w2_stack_share} (amb la connexió ≥ 1 i sense < 1)"),
     )
     corrections = (

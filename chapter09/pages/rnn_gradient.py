@@ -8,8 +8,48 @@ import numpy as np
 
 from .. import fmt
 from .. import rnn_gradient as w1
-from ..claim import Claim, Correction, WidgetClaims
+from ..claim import Claim, Correction, WidgetClaims, judge
 from ..interactive import _round, control, spec
+
+# --- the claims' checks: each judges the numbers of one sentence of the book ----------------
+
+GELFAND_TOL = 1e-9   # Gelfand's radius against max |λ|, relative
+MAJORITY = 0.5       # a statement about the seeds holds for more than half of them
+
+
+def gelfand_matches_eigenvalues(gelfand_radius: float, eig_radius: float) -> bool:
+    """W1.1: ρ(W_hh) by Gelfand's formula is the largest |λ|, so the factor is computed apart."""
+    return abs(gelfand_radius - eig_radius) < GELFAND_TOL * eig_radius
+
+
+def slope_shows_the_product(relative_error: float) -> bool:
+    """W1.2: ln(ρ·tanh′) is the fitted slope, within ``w1.TOLERANCE``."""
+    return relative_error < w1.TOLERANCE
+
+
+def an_estimate_not_a_bound(below_share: float) -> bool:
+    """W1.3 (as corrected): the measured slope is below the predicted for some seeds only: no bound."""
+    return 0 < below_share < 1
+
+
+def slope_flips_past_one(flip_radius: float | None, soon_share: float) -> bool:
+    """W1.4: the slope turns positive once ρ passes 1 (before ``w1.FLIP_LIMIT``), for most seeds."""
+    return flip_radius is not None and 1 <= flip_radius < w1.FLIP_LIMIT and soon_share > MAJORITY
+
+
+def saturation_vanishes(radius: float, product: float, vanishes: bool) -> bool:
+    """W1.5: ρ is above 1, yet the tanh saturates, ρ·tanh′ is below 1 and the gradient vanishes."""
+    return radius > 1 and product < 1 and vanishes
+
+
+def small_input_explodes(explodes: bool, product: float) -> bool:
+    """W1.6: with the input at 0,05 the same model explodes, with ρ·tanh′ above 1."""
+    return explodes and product > 1
+
+
+CHECKS = {"W1.1": gelfand_matches_eigenvalues, "W1.2": slope_shows_the_product, "W1.3": an_estimate_not_a_bound,
+          "W1.4": slope_flips_past_one, "W1.5": saturation_vanishes, "W1.6": small_input_explodes}
+
 
 # --- widget 1 ------------------------------------------------------------------------
 
@@ -128,36 +168,34 @@ def readout() -> WidgetClaims:
               "calculen a part del gradient: $\\rho(\\mathbf{W}_{hh})$ amb la fórmula de Gelfand i la $\\tanh'$ mitjana.", "method",
               "ρ = {w1_rho} per Gelfand; diferència relativa amb max |λ| {w1_rho_gap__de}; "
               "tanh′ mitjana {w1_mean_tp}",
-              holds=abs(default.spectral_radius - default.spectral_radius_eig)
-              < 1e-9 * default.spectral_radius_eig),
+              **judge(gelfand_matches_eigenvalues, default.spectral_radius, default.spectral_radius_eig)),
         Claim("W1.2", "El producte ρ·tanh′ s'ha de veure al pendent de la recta.", "method",
               "previst ln(ρ·tanh′) = {w1_pred}, mesurat {w1_meas} (error relatiu {w1_rel_error}, "
               "tolerància {w1_tolerance})",
-              holds=default.relative_error < w1.TOLERANCE,
+              **judge(slope_shows_the_product, default.relative_error),
               robustness="{w1_within_tolerance} (mediana de l'error, {w1_median_rel_error})"),
         Claim("W1.3", "El previst és una fita superior: el mesurat queda per sota.", "qualitative",
               "mesurat {w1_meas} contra previst {w1_pred}: {w1_above_or_below}",
-              holds=0 < rob.below_prediction[w1.INPUT_SCALE] < 1,
+              **judge(an_estimate_not_a_bound, rob.below_prediction[w1.INPUT_SCALE]),
               robustness="per sota en {w1_below_default__el} (entrada 1) i {w1_below_small__el} "
                          "(entrada {w1_small_x})"),
         Claim("W1.4", "Puja l'escala de $\\mathbf{W}_{hh}$ fins que el radi passi d'1 i el pendent canvia de signe.",
               "qualitative",
               "entrada {w1_small_x}: canvia a ρ = {w1_seed_flip_rho_small}; entrada 1: "
               "a ρ = {w1_seed_flip_rho_1}",
-              holds=flip_at_small is not None and 1 <= flip_at_small < w1.FLIP_LIMIT
-              and flip_small.soon_after_one > 0.5,
+              **judge(slope_flips_past_one, flip_at_small, flip_small.soon_after_one),
               robustness="abans de ρ = {w1_flip_limit}: {w1_flip_soon_small} (entrada {w1_small_x}), "
                          "{w1_flip_soon_1} (entrada 1)"),
         Claim("W1.5", "Escala 2, entrada 1: «el radi és 0,76», però la tanh satura i el gradient "
               "s'esvaeix igualment.", "draw",
               "ρ = {w1_sat_rho}, tanh′ mitjana {w1_sat_mean_tp}, producte {w1_sat_product}, "
               "pendent {w1_sat_meas} (s'esvaeix: per sota de −{w1_threshold})",
-              holds=sat.spectral_radius > 1 and sat.product < 1 and sat.vanishes,
+              **judge(saturation_vanishes, sat.spectral_radius, sat.product, sat.vanishes),
               robustness="{w1_sat_share}; ρ(2·W0) entre {w1_rho2_min} i {w1_rho2_max}"),
         Claim("W1.6", "Entrada 0,05 sense tocar res més: el mateix model explota.", "draw",
               "pendent {w1_small_meas}: la norma creix ×{w1_small_growth} en {w1_T} passos (explota: més "
               "de ×{w1_explode_factor}); producte {w1_small_product}",
-              holds=small.explodes and small.product > 1,
+              **judge(small_input_explodes, small.explodes, small.product),
               robustness="explota en {w1_small_share__el}; explota amb el producte per sobre d'1 en "
                          "{w1_small_explained_share__el}"),
     )

@@ -1,0 +1,182 @@
+"""Every claim's check can say «no es compleix».
+
+Each page module (``chapter09.pages``) judges each claim with a small predicate, listed in its
+``CHECKS``; the registry keeps the numbers it judged (``Claim.evidence``).  Here each predicate gets
+the book's numbers, which must give the registry's verdict, and then the same numbers with one of
+them moved just across a threshold, which must give the opposite one: one case per condition of a
+check, so that an ``and`` turned into ``or``, a flipped comparison or a looser tolerance shows up.
+"""
+
+import dataclasses
+import importlib
+import inspect
+import pkgutil
+import re
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from chapter09 import attention as w4
+from chapter09 import claims, fmt, pages
+from chapter09 import rnn_gradient as w1
+from chapter09.claim import judge
+
+REGISTRY = claims.registry()
+PAGES = [importlib.import_module(f"{pages.__name__}.{m.name}") for m in pkgutil.iter_modules(pages.__path__)]
+CHECKS = {claim_id: check for page in PAGES for claim_id, check in getattr(page, "CHECKS", {}).items()}
+CLAIMS = {c.id: (w, c) for w in REGISTRY for c in w.claims}
+
+TINY = 5e-324       # the smallest positive float64
+NBSP = fmt.NBSP
+
+
+def book_numbers(claim_id: str) -> dict:
+    """The numbers the book computes for the claim, by the names its check gives them."""
+    return dict(inspect.signature(CHECKS[claim_id]).bind(*CLAIMS[claim_id][1].evidence).arguments)
+
+
+def judged(claim_id: str, **changes) -> bool:
+    """The claim's check on the numbers the book computes, with ``changes`` made to some of them."""
+    book = book_numbers(claim_id)
+    assert set(changes) <= set(book), f"{claim_id}: {CHECKS[claim_id].__name__} takes no {set(changes) - set(book)}"
+    return CHECKS[claim_id](**{**book, **changes})
+
+
+def row(table: str, claim_id: str) -> list[str]:
+    """The cells of the claims table's row of ``claim_id``."""
+    line = next(line for line in table.splitlines() if line.startswith(f"| {claim_id} |"))
+    return [cell.strip() for cell in re.split(r"(?<!\\)\|", line)[1:-1]]
+
+
+def nudged(x: np.ndarray) -> np.ndarray:
+    """``x`` with its first entry moved by one unit in the last place."""
+    y = np.array(x, dtype=float)
+    y.flat[0] = np.nextafter(y.flat[0], np.inf)
+    return y
+
+
+def dip(curve: np.ndarray, by: float) -> np.ndarray:
+    """``curve`` with one point lowered by ``by`` below the one before it."""
+    y = np.array(curve, dtype=float)
+    y[len(y) // 2] = y[len(y) // 2 - 1] - by
+    return y
+
+
+EIG = book_numbers("W1.1")["eig_radius"]
+SPACING = book_numbers("W4.4")["spacing"]
+CURVE = book_numbers("W4.5")["span_curve"]
+X_RNN = book_numbers("W2.1")["x_rnn"]
+
+# Just across a threshold, one number changed and the others left at the book's: the claim fails.
+FAILS = [
+    ("W1.1", dict(gelfand_radius=EIG * (1 + 2e-9))), ("W1.1", dict(gelfand_radius=EIG * (1 - 2e-9))),
+    ("W1.2", dict(relative_error=w1.TOLERANCE)), ("W1.2", dict(relative_error=1.5 * w1.TOLERANCE)),
+    ("W1.3", dict(below_share=1.0)), ("W1.3", dict(below_share=0.0)),
+    ("W1.4", dict(flip_radius=None)), ("W1.4", dict(flip_radius=0.99)),
+    ("W1.4", dict(flip_radius=w1.FLIP_LIMIT)), ("W1.4", dict(soon_share=0.5)),
+    ("W1.5", dict(radius=1.0)), ("W1.5", dict(product=1.0)), ("W1.5", dict(vanishes=False)),
+    ("W1.6", dict(explodes=False)), ("W1.6", dict(product=1.0)),
+    ("W2.1", dict(x_rnn=nudged(X_RNN))), ("W2.1", dict(d_rnn=X_RNN.shape[1] + 1)),
+    ("W2.2", dict(pinned_cell_factor=0.95 + 1e-11)), ("W2.2", dict(pinned_cell_factor=0.95 - 1e-11)),
+    ("W2.2", dict(carry_gap=1e-8)),
+    ("W2.3", dict(forget=0.96)), ("W2.3", dict(cell_factor=0.9541)),
+    ("W2.3", dict(whole_factor=0.95, forget=0.95, cell_factor=0.9)),
+    ("W2.4", dict(gap_default=0.0004)), ("W2.4", dict(gap_default=-0.001)), ("W2.4", dict(gap_low=0.0031)),
+    ("W2.5", dict(years=17)), ("W2.5", dict(years=19)), ("W2.5", dict(residual_gap=1e-8)),
+    ("W2.5", dict(residual_factor=0.999)), ("W2.5", dict(plain_factor=1.0)),
+    ("W3.1", dict(sentences=64)), ("W3.1", dict(largest_share=1)), ("W3.1", dict(most_codes_used=65)),
+    ("W3.2", dict(fraction=Fraction(1, 255))), ("W3.2", dict(missing_bits=9.0)), ("W3.2", dict(V=1023)),
+    ("W3.3", dict(missing_text="8,1")), ("W3.3", dict(fraction=0.0039)),
+    ("W4.1", dict(max_ulp=3)), ("W4.1", dict(min_weight=-TINY)),
+    ("W4.2", dict(hull_excess=TINY)),
+    ("W4.3", dict(hull_excess=TINY)), ("W4.3", dict(hull_excess=-TINY)),
+    ("W4.4", dict(span=1.5)), ("W4.4", dict(span=0.49)),
+    ("W4.4", dict(copy_gap=w4.COPY_TOL * SPACING)), ("W4.4", dict(copy_gap=1.5 * w4.COPY_TOL * SPACING)),
+    ("W4.5", dict(span=6.49)), ("W4.5", dict(n_words=8)), ("W4.5", dict(span_curve=dip(CURVE, 2e-12))),
+    ("W4.5", dict(mean_gap=w4.MEAN_TOL * SPACING)), ("W4.5", dict(mean_gap=1.5 * w4.MEAN_TOL * SPACING)),
+    ("W5.1", dict(projection_flops=2**34 + 1)), ("W5.1", dict(attention_flops=2**34 - 1)),
+    ("W5.2", dict(algebra=2047)), ("W5.2", dict(sweep=2048 + 2e-6 * 1024)), ("W5.2", dict(sweep=2048 - 2e-6 * 1024)),
+    ("W5.3", dict(roots=(-1023, 0))), ("W5.3", dict(equal_cost_length=2048)),
+    ("W5.4", dict(ratio=Fraction(5))), ("W5.4", dict(ratio_text="4,0")),
+    ("W5.5", dict(ratio=Fraction(5))), ("W5.5", dict(ratio=Fraction(9, 2))), ("W5.5", dict(ratio=Fraction(3))), ("W5.5", dict(ratio_kaplan=Fraction(4))),
+    ("W6.1", dict(state_text="131,1 kB")), ("W6.1", dict(state_text=f"131,2{NBSP}kB")),
+    ("W6.2", dict(kv_text="268,4MB")), ("W6.2", dict(kv_text=f"268,5{NBSP}MB")),
+    ("W6.3", dict(kv_bytes=2**34 - 1)), ("W6.3", dict(kv_bytes=2**34 + 1)),
+    ("W7.1", dict(lstm_bitwise=False)), ("W7.1", dict(moe_bitwise=False)), ("W7.1", dict(swiglu_gap=1e-15)),
+    ("W7.2", dict(lstm_gap=TINY)), ("W7.2", dict(moe_gap=-TINY)),
+    ("W7.3", dict(swiglu_gap=0.0)), ("W7.3", dict(swiglu_gap=np.nextafter(2.0**-51, 1))),
+    ("W7.4", dict(switched_off_text=f"87{NBSP}%")), ("W7.4", dict(topk_gap=0.1)),
+    ("W7.5", dict(swish_range=(0.0, 3.2))), ("W7.5", dict(swish_range=(-0.28, 1.0))),
+    ("W7.5", dict(sigmoid_range=(0.0, 0.97))), ("W7.5", dict(sigmoid_range=(0.04, 1.0))),
+]
+
+# Just inside a threshold: the claim still holds (a check made stricter than the book says fails here).
+HOLDS = [
+    ("W1.1", dict(gelfand_radius=EIG * (1 + 0.5e-9))), ("W1.2", dict(relative_error=0.199)),
+    ("W1.3", dict(below_share=0.01)), ("W1.4", dict(flip_radius=1.0)), ("W1.4", dict(soon_share=0.51)),
+    ("W2.2", dict(carry_gap=0.9e-8)),
+    ("W2.4", dict(gap_low=0.00401)),                      # prints as 0,004 too: not narrower
+    ("W2.4", dict(gap_default=0.0049, gap_low=0.0046)),  # both print as 0,005
+    ("W2.5", dict(residual_factor=1.0)),
+    ("W3.1", dict(most_codes_used=64)),
+    ("W4.1", dict(max_ulp=2)), ("W4.1", dict(min_weight=0.0)), ("W4.2", dict(hull_excess=-1.0)),
+    ("W4.4", dict(span=1.49)), ("W4.5", dict(span_curve=dip(CURVE, 0.5e-12))),
+    ("W5.2", dict(sweep=2048 + 0.5e-6 * 1024)), ("W7.3", dict(swiglu_gap=2.0**-51)),
+]
+
+
+def case_id(value) -> str:
+    """A test's name: the claim, then what was changed (``W4.1-max_ulp=3``)."""
+    if isinstance(value, str):
+        return value
+    return ",".join(f"{k}={v!r}"[:24] for k, v in value.items())
+
+
+def test_every_claim_has_a_check():
+    """A new claim without a predicate in its page's ``CHECKS`` fails here, and so does a stale one."""
+    assert set(CLAIMS) - set(CHECKS) == set(), "claims without a check"
+    assert set(CHECKS) - set(CLAIMS) == set(), "checks without a claim"
+    for w in REGISTRY:
+        page = next(p for p in PAGES if w.claims[0].id in getattr(p, "CHECKS", {}))
+        assert {c.id for c in w.claims} == set(page.CHECKS), f"{w.widget}'s claims are checked in {page.__name__}"
+
+
+@pytest.mark.parametrize("claim_id", sorted(CLAIMS))
+def test_the_books_numbers_give_the_registrys_verdict(claim_id):
+    w, c = CLAIMS[claim_id]
+    assert c.evidence, f"{claim_id}: the registry does not keep the numbers its check judged"
+    verdict = judged(claim_id)
+    assert verdict in (True, False) and verdict == c.holds == c.expected_to_hold
+    assert row(claims.claims_table((w,)).data, claim_id)[5] == ("es compleix" if c.holds else
+                                                                "**no es compleix** (s'hi espera)")
+
+
+@pytest.mark.parametrize("claim_id, changes", FAILS, ids=case_id)
+def test_just_across_a_threshold_the_claim_fails(claim_id, changes):
+    assert not judged(claim_id, **changes)
+
+
+@pytest.mark.parametrize("claim_id, changes", HOLDS, ids=case_id)
+def test_just_inside_a_threshold_the_claim_holds(claim_id, changes):
+    assert judged(claim_id, **changes)
+
+
+@pytest.mark.parametrize("claim_id", sorted(CLAIMS))
+def test_each_check_fails_on_at_least_one_case(claim_id):
+    assert any(i == claim_id for i, _ in FAILS), f"{claim_id}: no case where its check must fail"
+
+
+@pytest.mark.parametrize("claim_id", sorted(CLAIMS))
+def test_a_failing_check_shows_no_es_compleix_and_stops_the_build(claim_id, capsys):
+    """The first failing case of each claim, through the registry: the claims page says «no es
+    compleix» and ``warn_on_broken`` reports it on stderr, which stops the build."""
+    w, c = CLAIMS[claim_id]
+    changes = next(ch for i, ch in FAILS if i == claim_id)
+    failed = dataclasses.replace(c, **judge(CHECKS[claim_id], *{**book_numbers(claim_id), **changes}.values()))
+    page = dataclasses.replace(w, claims=tuple(failed if k is c else k for k in w.claims))
+    capsys.readouterr()
+    table = claims.claims_table((page,)).data
+    assert row(table, claim_id)[5] == "**no es compleix**"
+    assert capsys.readouterr().err.startswith(f"claim {claim_id} ({w.page}) no longer holds: ")
+    assert claims.warn_on_broken((page,)) == [f"claim {claim_id} ({w.page}) no longer holds: {w.render(c.computed)}"]
