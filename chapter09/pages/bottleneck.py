@@ -101,7 +101,7 @@ def readout() -> WidgetClaims:
     shares = dict(tiny.sentences_per_code)
     alone = shares.get(1, 0)
     n["w3_fig_pigeonhole_alt"] = (
-        f"Quants codis tenen al darrere 1, 2, 3… frases, en el cas petit de {n['w3_tiny_sentences']} frases i "
+        f"Quants codis tenen al darrere una frase, dues, tres…, en el cas petit de {n['w3_tiny_sentences']} frases i "
         f"{n['w3_tiny_codes']} codis possibles: l’encoder en fa servir {n['w3_tiny_used']}; "
         f"{fmt.integer(alone)} {'codi té' if alone == 1 else 'codis tenen'} una sola frase i el més ple "
         f"n’agrupa {n['w3_tiny_largest']}.")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from functools import lru_cache
 
 
@@ -67,6 +69,7 @@ def readout() -> WidgetClaims:
         "w7_channels": fmt.integer(g.channels), "w7_top_k": fmt.integer(g.top_k),
         "w7_lstm_gap": fmt.decimal(g.lstm_gap, 1), "w7_moe_gap": fmt.decimal(g.moe_gap, 1),
         "w7_swiglu_gap": fmt.power_of_ten(g.swiglu_gap),
+        "w7_swiglu_gap_order": "10" + str(math.floor(math.log10(g.swiglu_gap))).translate(fmt.SUPERSCRIPT),
         "w7_unit_roundoff": fmt.power_of_ten(2.0**-53),
         "w7_bitwise_share": fmt.share(rob.bitwise),
         "w7_gap_53_share": fmt.share(gaps.get(2.0**-53, 0.0)),
