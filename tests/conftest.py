@@ -88,14 +88,13 @@ def ensure_system_tool(script: str, what: str) -> None:
     """Run tools/<script>, which installs a system package when missing (as root on Debian),
     and say so on the terminal while it does.  Where that cannot be done the test is
     skipped — except under CI, where it fails."""
-    process = subprocess.Popen(["bash", str(ROOT / "tools" / script)], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True)
     said = []
-    for line in process.stderr:
-        said.append(line)
-        if line.startswith("installing"):
-            say(f"\n[{script}] {line.strip()}")
-    process.wait()
+    with subprocess.Popen(["bash", str(ROOT / "tools" / script)], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True) as process:
+        for line in process.stderr:
+            said.append(line)
+            if line.startswith("installing"):
+                say(f"\n[{script}] {line.strip()}")
     if process.returncode == 3:
         message = f"{what} is missing and cannot be installed here: " + "".join(said)
         if os.environ.get("CI") == "true":
