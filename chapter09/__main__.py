@@ -21,8 +21,12 @@ import re
 import sys
 from dataclasses import dataclass
 
-from . import fmt
+from . import _check, fmt
 from ._check import InvalidParameter
+
+# The command line is the interface; number(), widget(), report()… are its plumbing (number's
+# refusals are the reader's Catalan words, for argparse to print).
+__all__ = ["ALIASES", "WIDGETS", "Widget", "main"]
 
 
 @dataclass(frozen=True)
@@ -68,24 +72,35 @@ def page(widget: Widget):
     return importlib.import_module(f"chapter09.pages.{widget.module}")
 
 
+class Unreadable(argparse.ArgumentTypeError, ValueError):
+    """A value the reader typed that is not a number (or not «sí»/«no»); argparse shows the Catalan message."""
+
+
 def number(text: str, kind: type):
-    """A value as a Catalan reader writes it: ``0,05`` or ``0.05``; ``2.048`` or ``2048``; ``sí``/``no``."""
-    text = text.strip().replace(fmt.MINUS, "-")
+    """A value as a Catalan reader writes it: ``0,05`` or ``0.05``; ``2.048`` or ``2048``; ``sí``/``no``.
+
+    ``text`` is a str (of at most 100 characters), ``kind`` one of int, float and bool; a text that
+    does not read as one raises :class:`Unreadable`, a ``ValueError`` with a Catalan message for the reader."""
+    if kind not in (int, float, bool):
+        raise _check.WrongType("kind", kind, "int, float or bool")
+    text = _check.text("text", text).strip().replace(fmt.MINUS, "-")
+    if len(text) > 100:
+        raise Unreadable(f"«{text[:20]}…» és massa llarg")
     if kind is bool:
         if text.lower() in ("sí", "si", "s", "true", "1"):
             return True
         if text.lower() in ("no", "n", "false", "0"):
             return False
-        raise argparse.ArgumentTypeError(f"«{text}» no és «sí» ni «no»")
+        raise Unreadable(f"«{text}» no és «sí» ni «no»")
     if kind is int:
         if re.fullmatch(r"[+-]?\d{1,3}(\.\d{3})+", text):  # thousands written with dots
             text = text.replace(".", "")
         if re.fullmatch(r"[+-]?\d+", text):
             return int(text)
-        raise argparse.ArgumentTypeError(f"«{text}» no és un nombre enter")
+        raise Unreadable(f"«{text}» no és un nombre enter")
     if re.fullmatch(r"[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?", text):
         return float(text.replace(",", "."))
-    raise argparse.ArgumentTypeError(f"«{text}» no és un nombre")
+    raise Unreadable(f"«{text}» no és un nombre")
 
 
 def shown(value) -> str:
@@ -150,8 +165,11 @@ def parser() -> Parser:
 
 def widget(name: str) -> Widget:
     """A widget by its command: the page's name, the figure's number, or ``w`` and the number."""
-    name = ALIASES.get(name, name)
-    return next(w for w in WIDGETS if name in (w.name, w.number, f"w{w.number}"))
+    name = ALIASES.get(_check.text("name", name), name)
+    found = [w for w in WIDGETS if name in (w.name, w.number, f"w{w.number}")]
+    if not found:
+        raise ValueError(f"name must be a figure's command, number or w and number, got {name!r}")
+    return found[0]
 
 
 def report(w: Widget, values: dict) -> str:
@@ -166,6 +184,10 @@ def report(w: Widget, values: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line (``argv``: its arguments, a list of str; None: ``sys.argv[1:]``).  A bad
+    argument ends it with status 2 and a message in Catalan, as a command line does."""
+    if argv is not None and (not isinstance(argv, list) or not all(isinstance(a, str) for a in argv)):
+        raise _check.WrongType("argv", argv, "a list of str or None")
     p = parser()
     args = vars(p.parse_args(argv))
     w = widget(args.pop("figure"))

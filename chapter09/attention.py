@@ -34,8 +34,6 @@ give a span that changes with the draw:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-
 import math
 
 import numpy as np
@@ -46,7 +44,8 @@ from .common import N_SEEDS, memo
 __all__ = ["N", "D", "SLOPE", "TEMPERATURE", "COLD", "WARM", "TAU_MIN", "TAU_MAX", "COPY_TOL", "MEAN_TOL",
            "alignment_scores", "dot_scores", "softmax", "effective_span", "participation", "hull_excess",
            "ulp_error", "Attention", "attend", "span_curve", "Robustness", "robustness", "row_sum_split",
-           "constant_states", "underflow", "SeedDependence", "seed_dependence", "Limits", "limits"]
+           "constant_states", "underflow", "SeedDependence", "seed_dependence", "Limits", "limits", "MAX_SEEDS",
+           "MAX_TEMPERATURES", "WORK_LIMIT", "SUM_TOL"]
 
 N, D = 7, 8               # "tends to 7": seven source words
 SLOPE = 0.4               # alignment score lost per word of distance
@@ -54,6 +53,10 @@ TEMPERATURE = 1.0
 COLD, WARM = 0.05, 4.0    # the two temperatures the text names
 TAU_MIN, TAU_MAX = 1e-3, 1e3
 COPY_TOL, MEAN_TOL = 0.01, 0.1  # "a copy", "the mean": within these shares of the mean state spacing
+MAX_SEEDS = 2000          # draws of the states of one call: a few seconds at most
+MAX_TEMPERATURES = 1000   # temperatures of one call
+WORK_LIMIT = 10**10       # n_seeds·n²·d of seed_dependence(): about 3 s
+SUM_TOL = 1e-6            # a row of weights sums to 1 within this
 
 
 def alignment_scores(n: int = N, slope: float = SLOPE) -> np.ndarray:
@@ -86,7 +89,7 @@ def dot_scores(states: np.ndarray, scaled: bool = True) -> np.ndarray:
     states : array_like of float, shape (n, d), finite
         The encoder states h_j, one per row.
     scaled : bool
-        Divide by √d (not validated: any value is read as true or false).
+        Divide by √d (True or False only).
 
     Returns
     -------
@@ -94,8 +97,17 @@ def dot_scores(states: np.ndarray, scaled: bool = True) -> np.ndarray:
         The scores ``e_tj``.
     """
     states = _check.array("states", states, ndim=2)
-    raw = states @ states.T
+    scaled = _check.flag("scaled", scaled)
+    with np.errstate(over="ignore", invalid="ignore"):
+        raw = states @ states.T
+    _finite("states", raw)
     return raw / math.sqrt(states.shape[1]) if scaled else raw
+
+
+def _finite(names: str, result) -> None:
+    """Refuse inputs so large that the result overflows (entries near 10³⁰⁰ do)."""
+    if not np.all(np.isfinite(result)):
+        raise ValueError(f"{names} must be small enough for a finite result, got values that overflow float64")
 
 
 def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
@@ -115,7 +127,9 @@ def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
     """
     scores = _check.array("scores", scores, min_ndim=1)
     temperature = _check.real("temperature", temperature, TAU_MIN, TAU_MAX)
-    z = scores / temperature
+    with np.errstate(over="ignore"):
+        z = scores / temperature
+    _finite("scores", z)
     z = z - z.max(axis=-1, keepdims=True)           # the largest term is exp(0) = 1
     log_norm = np.log(np.exp(z).sum(axis=-1, keepdims=True))
     return np.exp(z - log_norm)
@@ -127,7 +141,7 @@ def effective_span(alpha: np.ndarray) -> np.ndarray:
     Parameters
     ----------
     alpha : array_like of float, at least 1-D, each weight in [0, 1]
-        Attention weights, one row along the last axis (expected to sum to 1: not checked).
+        Attention weights, one row along the last axis, each row summing to 1 (within SUM_TOL).
 
     Returns
     -------
@@ -146,7 +160,7 @@ def participation(alpha: np.ndarray) -> np.ndarray:
     Parameters
     ----------
     alpha : array_like of float, at least 1-D, each weight in [0, 1]
-        Attention weights, one row along the last axis (expected to sum to 1: not checked).
+        Attention weights, one row along the last axis, each row summing to 1 (within SUM_TOL).
 
     Returns
     -------
@@ -160,7 +174,11 @@ def participation(alpha: np.ndarray) -> np.ndarray:
 def _weights(alpha) -> np.ndarray:
     alpha = _check.array("alpha", alpha, min_ndim=1)
     if np.any(alpha < 0) or np.any(alpha > 1):
-        raise ValueError("alpha must hold weights in [0, 1]")
+        raise ValueError(f"alpha must hold weights in [0, 1], got {alpha[(alpha < 0) | (alpha > 1)].flat[0]}")
+    sums = alpha.sum(axis=-1)
+    if np.any(np.abs(sums - 1) > SUM_TOL):
+        raise ValueError(f"alpha must hold rows that sum to 1 (within {SUM_TOL}), got a row summing to "
+                         f"{sums[np.abs(sums - 1) > SUM_TOL].flat[0]}")
     return alpha
 
 
@@ -183,7 +201,10 @@ def hull_excess(context: np.ndarray, states: np.ndarray) -> float:
     if context.shape[1] != states.shape[1]:
         raise ValueError(f"context and states must have as many components, got {context.shape}, {states.shape}")
     lo, hi = states.min(axis=0), states.max(axis=0)
-    return float(np.maximum(np.maximum(context - hi, lo - context), 0.0).max())
+    with np.errstate(over="ignore"):
+        excess = float(np.maximum(np.maximum(context - hi, lo - context), 0.0).max())
+    _finite("context and states", excess)
+    return excess
 
 
 def ulp_error(row_sums: np.ndarray) -> np.ndarray:
@@ -200,7 +221,10 @@ def ulp_error(row_sums: np.ndarray) -> np.ndarray:
         The errors, of row_sums' shape, in ulps of 2⁻⁵³.
     """
     row_sums = _check.array("row_sums", row_sums)
-    return np.abs(row_sums - 1.0) / 2.0**-53
+    with np.errstate(over="ignore"):
+        errors = np.abs(row_sums - 1.0) / 2.0**-53
+    _finite("row_sums", errors)
+    return errors
 
 
 @dataclass(frozen=True)
@@ -283,7 +307,7 @@ def span_curve(temperatures=np.logspace(-3, 3, 121), n: int = N) -> tuple[np.nda
 
     Parameters
     ----------
-    temperatures : iterable of float, each 0.001 … 1000.0 (TAU_MIN … TAU_MAX)
+    temperatures : iterable of float, 1 … 1000 of them (MAX_TEMPERATURES), each 0.001 … 1000.0 (TAU_MIN … TAU_MAX)
         Softmax temperatures τ.
     n : int, 1 … 512
         Words of the source sentence (and decoder steps): the number of encoder states.
@@ -293,8 +317,15 @@ def span_curve(temperatures=np.logspace(-3, 3, 121), n: int = N) -> tuple[np.nda
     tuple of two numpy.ndarray
         The temperatures and the mean span at each, in states (read-only).
     """
-    spans = [effective_span(softmax(alignment_scores(n), float(t))).mean() for t in temperatures]
+    temperatures = _temperatures(temperatures)
+    scores = alignment_scores(n)
+    spans = [effective_span(softmax(scores, t)).mean() for t in temperatures]
     return _check.frozen(temperatures), _check.frozen(spans)
+
+
+def _temperatures(temperatures) -> list[float]:
+    return [_check.real(f"temperatures[{i}]", t, TAU_MIN, TAU_MAX)
+            for i, t in enumerate(_check.count("temperatures", temperatures, MAX_TEMPERATURES))]
 
 
 # --- how often the statements hold over draws of the states --------------------------------
@@ -309,23 +340,25 @@ class Robustness:
     temperatures: tuple
 
 
-@lru_cache(maxsize=None)
+@memo
 def robustness(n_seeds: int = N_SEEDS, temperatures=(TAU_MIN, COLD, TEMPERATURE, WARM, TAU_MAX)) -> Robustness:
     """The page's statements on the hull and the row sums, over every seed and temperature.
 
     Parameters
     ----------
-    n_seeds : int, 1 … 100000
+    n_seeds : int, 1 … 2000 (MAX_SEEDS)
         How many draws of the states, seeds 0 … n_seeds − 1 (the book counts ``N_SEEDS`` = 200).
-    temperatures : tuple of float, each 0.001 … 1000.0 (TAU_MIN … TAU_MAX)
-        Softmax temperatures τ (a tuple: the result is remembered, so it must be hashable).
+    temperatures : iterable of float, 1 … 10 of them, each 0.001 … 1000.0 (TAU_MIN … TAU_MAX)
+        Softmax temperatures τ (the result is remembered when it is hashable, as a tuple is).
 
     Returns
     -------
     Robustness
         The shares of the (seed, τ) pairs and of the rows where each statement holds (immutable).
     """
-    n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
+    n_seeds = _check.integer("n_seeds", n_seeds, 1, MAX_SEEDS)
+    temperatures = [_check.real(f"temperatures[{i}]", t, TAU_MIN, TAU_MAX)
+                    for i, t in enumerate(_check.count("temperatures", temperatures, 10))]
     runs = [attend(temperature=t, seed=s) for s in range(n_seeds) for t in temperatures]
     ulps = np.concatenate([ulp_error(a.row_sums) for a in runs])
     return Robustness(
@@ -345,7 +378,7 @@ def row_sum_split(temperatures=(TAU_MIN, COLD, TEMPERATURE, WARM, TAU_MAX), n: i
 
     Parameters
     ----------
-    temperatures : iterable of float, each 0.001 … 1000.0 (TAU_MIN … TAU_MAX)
+    temperatures : iterable of float, 1 … 1000 of them (MAX_TEMPERATURES), each 0.001 … 1000.0 (TAU_MIN … TAU_MAX)
         Softmax temperatures τ.
     n : int, 1 … 512
         Words of the source sentence (and decoder steps): the number of encoder states.
@@ -358,7 +391,8 @@ def row_sum_split(temperatures=(TAU_MIN, COLD, TEMPERATURE, WARM, TAU_MAX), n: i
     >>> row_sum_split()
     {0: 21, 1: 1, 2: 13}
     """
-    errors = np.concatenate([ulp_error(softmax(alignment_scores(n), t).sum(axis=1)) for t in temperatures])
+    temperatures, scores = _temperatures(temperatures), alignment_scores(n)
+    errors = np.concatenate([ulp_error(softmax(scores, t).sum(axis=1)) for t in temperatures])
     values, counts = np.unique(errors, return_counts=True)
     return {int(v): int(c) for v, c in zip(values, counts)}
 
@@ -434,7 +468,7 @@ class SeedDependence:
     dot_std_scaled: float    # the same divided by √d: about 1
 
 
-@lru_cache(maxsize=None)
+@memo
 def seed_dependence(n_seeds: int = N_SEEDS, temperature: float = TEMPERATURE, n: int = N,
                     d: int = D) -> SeedDependence:
     """The mean span over the first ``n_seeds`` draws of the states, with the page's hand-set
@@ -442,11 +476,11 @@ def seed_dependence(n_seeds: int = N_SEEDS, temperature: float = TEMPERATURE, n:
 
     Parameters
     ----------
-    n_seeds : int, 1 … 100000
+    n_seeds : int, 1 … 2000 (MAX_SEEDS), with n_seeds·n²·d ≤ 10¹⁰ (WORK_LIMIT: a few seconds)
         How many draws of the states, seeds 0 … n_seeds − 1 (the book counts ``N_SEEDS`` = 200).
     temperature : float, 0.001 … 1000.0 (TAU_MIN … TAU_MAX)
         Softmax temperature τ.
-    n : int, 1 … 512 (2 or more, or the dot-product spreads are NaN)
+    n : int, 2 … 512 (two states at least: the spreads are over pairs t ≠ j)
         Words of the source sentence: the number of encoder states.
     d : int, 1 … 512
         Components of each encoder state.
@@ -456,8 +490,10 @@ def seed_dependence(n_seeds: int = N_SEEDS, temperature: float = TEMPERATURE, n:
     SeedDependence
         The spread of the span over the seeds, for both kinds of scores (immutable, remembered).
     """
-    n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
+    n_seeds = _check.integer("n_seeds", n_seeds, 1, MAX_SEEDS)
     temperature = _check.real("temperature", temperature, TAU_MIN, TAU_MAX)
+    n, d = _check.integer("n", n, 2, 512), _check.integer("d", d, 1, 512)
+    _check.size("n_seeds, n and d", n_seeds * n * n * d, WORK_LIMIT, "n_seeds·n²·d")
     runs = [attend(temperature=temperature, n=n, d=d, seed=s) for s in range(n_seeds)]
     monotone = np.array([a.span.mean() for a in runs])
     dot = np.array([effective_span(softmax(dot_scores(a.states), temperature)).mean() for a in runs])
@@ -482,14 +518,14 @@ class Limits:
     mean_worst: float     # largest mean_gap / spacing
 
 
-@lru_cache(maxsize=None)
+@memo
 def limits(n_seeds: int = N_SEEDS) -> Limits:
     """How often the cold context (τ = ``COLD``) is a copy of one state and the warm one
     (τ = ``WARM``) the mean of the states, over the default setting's draws.
 
     Parameters
     ----------
-    n_seeds : int, 1 … 100000
+    n_seeds : int, 1 … 2000 (MAX_SEEDS)
         How many draws of the states, seeds 0 … n_seeds − 1 (the book counts ``N_SEEDS`` = 200).
 
     Returns
@@ -501,7 +537,7 @@ def limits(n_seeds: int = N_SEEDS) -> Limits:
     >>> l.copy_share, l.mean_share
     (1.0, 1.0)
     """
-    n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
+    n_seeds = _check.integer("n_seeds", n_seeds, 1, MAX_SEEDS)
     cold = [attend(temperature=COLD, seed=s) for s in range(n_seeds)]
     warm = [attend(temperature=WARM, seed=s) for s in range(n_seeds)]
     copy = np.array([a.copy_gap / a.state_spacing for a in cold])

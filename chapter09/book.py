@@ -5,9 +5,15 @@ Pages call these so that a cell reads as one line per idea and holds no logic.
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
+import types
 
-from . import plots
+import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
+
+from . import _check, plots
+
+__all__ = ["figure", "glue_figure", "glue_numbers", "markdown_table", "setup", "show", "table", "widget",
+           "widget_default", "widget_html"]
 
 
 def setup() -> None:
@@ -21,6 +27,7 @@ def show(page) -> None:
     also with the Catalan word before it (``{glue:text}`k__de```: ``d’1,43``).  In a
     downloaded notebook (no myst-nb) the numbers are printed as a table, and each figure is
     drawn where the page has it (:func:`figure`)."""
+    _page(page, "figures")
     setup()
     readout = page.readout()
     glue_numbers(readout.numbers)
@@ -35,6 +42,7 @@ def figure(page, key: str) -> None:
     """Draw one of the page's figures (a downloaded notebook shows each where the page does)."""
     from IPython.display import display
 
+    _page(page, "figures"), _check.text("key", key)
     setup()
     figures = page.figures()
     if key not in figures:
@@ -46,7 +54,14 @@ def figure(page, key: str) -> None:
 
 def table(page, name: str):
     """One of the page's tables (its readout's ``tables``), as a Markdown table."""
+    _page(page, "readout"), _check.text("name", name)
     return markdown_table(*page.readout().table(name))
+
+
+def _page(page, needs: str) -> None:
+    """A page: a module of ``chapter09.figures`` (or ``chapter09.pages``) with ``readout`` and ``needs``."""
+    if not isinstance(page, types.ModuleType) or not all(callable(getattr(page, f, None)) for f in ("readout", needs)):
+        raise _check.WrongType("page", page, f"a module with readout() and {needs}()")
 
 
 def _glue():
@@ -63,9 +78,11 @@ def glue_numbers(numbers: dict) -> None:
 
     In a downloaded notebook without myst-nb, show them as a table instead.
     """
+    if not isinstance(numbers, dict):
+        raise _check.WrongType("numbers", numbers, "a dict of str")
     for key, text in numbers.items():
-        if not isinstance(text, str):
-            raise ValueError(f"glued value {key!r} must be a formatted str, got {type(text).__name__}")
+        if not isinstance(key, str) or not isinstance(text, str):
+            raise ValueError(f"numbers must map str keys to formatted str, got {key!r}: {type(text).__name__}")
     glue = _glue()
     if glue is None:
         from IPython.display import display
@@ -79,6 +96,7 @@ def glue_numbers(numbers: dict) -> None:
 def glue_figure(key: str, fig) -> None:
     """Glue a figure for ``{glue:figure}`` and close it, so the cell itself shows nothing
     (in a downloaded notebook without myst-nb, show it)."""
+    _check.text("key", key), _check.instance("fig", fig, Figure)
     glue = _glue()
     if glue is None:
         from IPython.display import display
@@ -92,6 +110,11 @@ def glue_figure(key: str, fig) -> None:
 def markdown_table(header: list[str], rows: list[list[str]]):
     """A Markdown table as cell output: MyST renders it in HTML and in LaTeX alike."""
     from IPython.display import Markdown
+
+    _check.count("header", header, 1000)
+    if not isinstance(header, list) or not isinstance(rows, list) or \
+            not all(isinstance(r, list) and len(r) == len(header) for r in rows):
+        raise _check.WrongType("rows", rows, "a list of lists as long as header (a list)")
 
     def line(cells):
         return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
@@ -107,6 +130,7 @@ def widget(spec: dict):
     shows the static figures and tables instead."""
     from IPython.display import display
 
+    widget_default(spec)  # checks spec
     if _glue() is None:  # a notebook has no widget script: the readout at the controls' defaults
         labels, readout = widget_default(spec)
         display(markdown_table(["", "valor"], [[labels[k], v] for k, v in readout.items()]))
@@ -116,10 +140,19 @@ def widget(spec: dict):
 
 def widget_default(spec: dict) -> tuple[dict, dict]:
     """The readout labels and the readout at the controls' initial positions."""
+    problem = "a widget's controls(): a dict with widget, controls, states and readout_labels"
     if not isinstance(spec, dict) or not {"widget", "controls", "states", "readout_labels"} <= set(spec):
-        raise ValueError("spec must be a widget's controls(): a dict with widget, controls, states and readout_labels")
-    initial = "-".join(str(c["initial"]) for c in spec["controls"])
-    return spec["readout_labels"], spec["states"][initial]["readout"]
+        raise ValueError(f"spec must be {problem}, got {type(spec).__name__}")
+    controls, states, labels = spec["controls"], spec["states"], spec["readout_labels"]
+    if not isinstance(controls, list) or not all(isinstance(c, dict) and "initial" in c for c in controls) or \
+            not isinstance(states, dict) or not isinstance(labels, dict):
+        raise ValueError(f"spec must be {problem}, got other controls, states or readout_labels")
+    initial = "-".join(str(c["initial"]) for c in controls)
+    readout = states.get(initial, {}).get("readout") if isinstance(states.get(initial), dict) else None
+    if not isinstance(readout, dict) or not set(readout) <= set(labels) or \
+            not all(isinstance(v, str) for v in (*readout.values(), *labels.values())):
+        raise ValueError(f"spec must hold a readout of str for its initial state {initial!r}, labelled, got none")
+    return labels, readout
 
 
 def widget_html(spec: dict) -> str:

@@ -39,12 +39,16 @@ from . import _check
 from .common import memo
 
 __all__ = ["D", "Q", "V", "L", "REALISTIC", "Bottleneck", "missing_bits", "bottleneck", "longest_sentence",
-           "sentence_bits", "Pigeonhole", "encode", "pigeonhole", "fraction_by_length"]
+           "sentence_bits", "Pigeonhole", "encode", "pigeonhole", "fraction_by_length", "MAX_LENGTHS",
+           "MAX_FRACTION_LENGTHS", "ENUMERATION_LIMIT"]
 
 D, Q, V, L = 4, 8, 1024, 4
 # A realistic encoder of 2014: a thousand float32 components, a vocabulary of 32.000 words,
 # a long sentence of 50 words (d, q, V, L).
 REALISTIC = (1000, 32, 32000, 50)
+MAX_LENGTHS = 10**6             # sentence_bits(): lengths of one call (half a second)
+MAX_FRACTION_LENGTHS = 1000     # fraction_by_length(): each length computes V^L exactly
+ENUMERATION_LIMIT = 2 * 10**7   # pigeonhole(): V^L·L·d numbers of the enumeration (about 2 s, 160 MB)
 
 
 @dataclass(frozen=True)
@@ -156,7 +160,7 @@ def sentence_bits(V: int, lengths) -> np.ndarray:
     ----------
     V : int, 2 … 10**7
         Vocabulary size, in words.
-    lengths : iterable of int, each 1 … 10**6
+    lengths : iterable of int, 1 … 10**6 of them (MAX_LENGTHS), each 1 … 10**6
         Sentence lengths, in words.
 
     Returns
@@ -165,7 +169,8 @@ def sentence_bits(V: int, lengths) -> np.ndarray:
         The bits at each length, in bits (read-only).
     """
     V = _check.integer("V", V, 2, 10**7)
-    lengths = [_check.integer("L", n, 1, 10**6) for n in lengths]
+    lengths = [_check.integer(f"lengths[{i}]", n, 1, 10**6)
+               for i, n in enumerate(_check.count("lengths", lengths, MAX_LENGTHS))]
     return _check.frozen(np.array(lengths, dtype=np.float64) * math.log2(V))
 
 
@@ -188,7 +193,7 @@ def encode(sentences: np.ndarray, embedding: np.ndarray, q: int) -> np.ndarray:
 
     Parameters
     ----------
-    sentences : array_like of int, shape (n, L)
+    sentences : array_like of int, shape (n, L), with n·L·d ≤ ENUMERATION_LIMIT
         Each row a sentence of L word indices, each 0 … V − 1 (V rows of embedding).
     embedding : array_like of float, shape (V, d), finite
         One vector of d components per word.
@@ -200,16 +205,25 @@ def encode(sentences: np.ndarray, embedding: np.ndarray, q: int) -> np.ndarray:
     numpy.ndarray of int64, shape (n, d)
         Each sentence's code: d levels, each 0 … 2^q − 1.
     """
-    sentences = np.asarray(sentences)
+    try:
+        sentences = np.asarray(sentences)
+    except ValueError:  # ragged rows
+        sentences = np.asarray(None)
     embedding = _check.array("embedding", embedding, ndim=2)
     q = _check.integer("q", q, 1, 62)
     if sentences.ndim != 2 or not np.issubdtype(sentences.dtype, np.integer):
-        raise ValueError("sentences must be a 2-D array of word indices")
+        raise ValueError(f"sentences must be a 2-D array of integer word indices, got an array of {sentences.dtype} "
+                         f"of shape {sentences.shape}")
     if sentences.size and (sentences.min() < 0 or sentences.max() >= embedding.shape[0]):
-        raise ValueError(f"sentences must index words 0 … {embedding.shape[0] - 1}")
+        raise ValueError(f"sentences must index words 0 … {embedding.shape[0] - 1}, got {sentences.min()} … "
+                         f"{sentences.max()}")
+    _check.size("sentences and embedding", sentences.size * embedding.shape[1], ENUMERATION_LIMIT, "n·L·d")
     L = sentences.shape[1]
     weights = 1.0 / np.arange(1, L + 1)                   # earlier words weigh more
-    h = np.tanh(np.einsum("l,nld->nd", weights, embedding[sentences]))
+    with np.errstate(over="ignore", invalid="ignore"):
+        h = np.tanh(np.einsum("l,nld->nd", weights, embedding[sentences]))
+    if np.any(np.isnan(h)):
+        raise ValueError("embedding must be small enough for finite sums, got values that overflow float64")
     levels = 2**q
     return np.clip(np.floor((h + 1) / 2 * levels), 0, levels - 1).astype(np.int64)
 
@@ -224,9 +238,9 @@ def pigeonhole(d: int = 2, q: int = 3, V: int = 4, L: int = 4, seed: int = 0) ->
         Components of the encoder's vector.
     q : int, 1 … 64
         Bits per component.
-    V : int, 2 … 10**7, with V^L ≤ 10**6
+    V : int, 2 … 10**7, with V^L ≤ 10**6 and V^L·L·d ≤ ENUMERATION_LIMIT
         Vocabulary size, in words.
-    L : int, 1 … 4096, with V^L ≤ 10**6
+    L : int, 1 … 4096, with V^L ≤ 10**6 and V^L·L·d ≤ ENUMERATION_LIMIT
         Sentence length, in words.
     seed : int, 0 … 2**63 - 1
         Seed of ``numpy.random.default_rng`` for the word vectors (standard normal).
@@ -241,8 +255,9 @@ def pigeonhole(d: int = 2, q: int = 3, V: int = 4, L: int = 4, seed: int = 0) ->
     (256, 64, True)
     """
     d, q, V, L = _params(d, q, V, L)
-    if V**L > 10**6:
-        raise ValueError(f"V^L must be at most 1.000.000 to enumerate, got {V**L}")
+    if L * math.log10(V) > 6.01 or V**L > 10**6:  # the log first: V**L of 10**7 and 4096 takes a while
+        raise ValueError(f"V^L must be at most 1.000.000 to enumerate, got {V}^{L}")
+    _check.size("V, L and d", V**L * L * d, ENUMERATION_LIMIT, "V^L·L·d")
     seed = _check.integer("seed", seed, 0, 2**63 - 1)
     embedding = np.random.default_rng(seed).standard_normal((V, d))
     sentences = np.array(np.unravel_index(np.arange(V**L), (V,) * L)).T
@@ -270,7 +285,7 @@ def fraction_by_length(d: int = D, q: int = Q, V: int = V, lengths=range(1, 13))
         Bits per component.
     V : int, 2 … 10**7
         Vocabulary size, in words.
-    lengths : iterable of int, each 1 … 4096
+    lengths : iterable of int, 1 … 1000 of them, each 1 … 4096
         Sentence lengths, in words (remembered only when hashable, as a ``range`` or tuple is).
 
     Returns
@@ -278,4 +293,7 @@ def fraction_by_length(d: int = D, q: int = Q, V: int = V, lengths=range(1, 13))
     tuple of (int, fractions.Fraction) pairs
         Each length with the largest fraction of its ``V^L`` sentences that can come back.
     """
+    d, q, V, _ = _params(d, q, V, 1)
+    lengths = [_check.integer(f"lengths[{i}]", n, 1, 4096)
+               for i, n in enumerate(_check.count("lengths", lengths, MAX_FRACTION_LENGTHS))]
     return tuple((L, bottleneck(d, q, V, L).fraction) for L in lengths)

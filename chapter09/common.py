@@ -15,6 +15,8 @@ from functools import lru_cache, wraps
 
 import numpy as np
 
+from . import _check
+
 __all__ = ["N_SEEDS", "sigmoid", "matvec", "memo"]
 
 N_SEEDS = 200  # every share "in X % of the seeds" counts this many seeds, 0 … N_SEEDS − 1
@@ -33,9 +35,9 @@ def sigmoid(z: np.ndarray) -> np.ndarray:
     numpy.ndarray
         σ(z), float64, of z's shape, every value in [0, 1].
     """
-    z = np.asarray(z, dtype=np.float64)
+    z = _check._real_array("z", z)
     if np.any(np.isnan(z)):
-        raise ValueError("z must hold no NaN")
+        raise ValueError("z must hold no NaN, got NaN")
     e = np.exp(-np.abs(z))
     return np.where(z >= 0, 1 / (1 + e), e / (1 + e))
 
@@ -45,16 +47,33 @@ def matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
 
     Parameters
     ----------
-    A : numpy.ndarray, shape (..., m, n)
-        The matrices (not validated: any numeric array of at least 2 dimensions).
-    v : numpy.ndarray, shape (..., n)
-        The vectors; their leading axes broadcast with A's (not validated).
+    A : array_like of float, shape (..., m, n), finite
+        The matrices.
+    v : array_like of float, shape (..., n), finite
+        The vectors; their leading axes broadcast with A's.
 
     Returns
     -------
     numpy.ndarray, shape (..., m)
         ``A v`` for each matrix–vector pair of the broadcast batch.
     """
+    A, v = _check.array("A", A, min_ndim=2), _check.array("v", v, min_ndim=1)
+    if A.shape[-1] != v.shape[-1]:
+        raise ValueError(f"v must have {A.shape[-1]} components (A's columns), got shape {v.shape}")
+    try:
+        np.broadcast_shapes(A.shape[:-2], v.shape[:-1])
+    except ValueError:
+        raise ValueError(f"v must have leading axes that broadcast with A's {A.shape[:-2]}, "
+                         f"got shape {v.shape}") from None
+    with np.errstate(over="ignore", invalid="ignore"):
+        product = _matvec(A, v)
+    if not np.all(np.isfinite(product)):
+        raise ValueError("A and v must be small enough for a finite product, got values that overflow float64")
+    return product
+
+
+def _matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """:func:`matvec` unchecked, for the widgets' inner loops."""
     return (A @ v[..., None])[..., 0]
 
 
@@ -74,7 +93,7 @@ def memo(function):
     callable
         ``function`` with the same signature and docstring, and a ``cache_clear()`` method.
     """
-    cached = lru_cache(maxsize=256, typed=True)(function)
+    cached = lru_cache(maxsize=256, typed=True)(_check.function("function", function))
 
     @wraps(function)
     def remembered(*args, **kwargs):

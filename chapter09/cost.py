@@ -31,6 +31,7 @@ Every cost is an exact integer; the equations are solved exactly.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -52,8 +53,8 @@ LAYERS, BYTES = 16, 4        # the memory model: 16 layers in fp32
 STATE_VECTORS = 2            # an LSTM keeps h and c per layer
 
 
-def _ld(L, d):
-    return _check.integer("L", L, 1, 10**9), _check.integer("d", d, 1, 10**6)
+def _ld(L, d, name: str = "L"):
+    return _check.integer(name, L, 1, 10**9), _check.integer("d", d, 1, 10**6)
 
 
 def projection_flops(L: int, d: int) -> int:
@@ -153,7 +154,7 @@ def recurrent_flops(L: int, d: int, cell: str = "RNN") -> int:
         The cost of the layer, in FLOP (2 per multiply-add), exact.
     """
     L, d = _ld(L, d)
-    if cell not in RECURRENT_PRODUCTS:
+    if _check.text("cell", cell) not in RECURRENT_PRODUCTS:
         raise ValueError(f"cell must be one of {', '.join(RECURRENT_PRODUCTS)}, got {cell!r}")
     return 2 * RECURRENT_PRODUCTS[cell] * L * d * d
 
@@ -293,7 +294,7 @@ def decode_step_flops(t: int, d: int) -> int:
     int
         The cost of the step, in FLOP (2 per multiply-add), exact.
     """
-    t, d = _ld(t, d)
+    t, d = _ld(t, d, "t")
     return 8 * d * d + 4 * t * d
 
 
@@ -348,13 +349,13 @@ def solve_quadratic(a: int, b: int, c: int) -> tuple:
     b = _check.integer("b", b, -(10**30), 10**30)
     c = _check.integer("c", c, -(10**30), 10**30)
     if a == 0:
-        raise ValueError("a must be non-zero (a quadratic)")
+        raise ValueError("a must be a non-zero integer (a quadratic), got 0")
     disc = b * b - 4 * a * c
     if disc < 0:
         return ()
     root = math.isqrt(disc)
     if root * root != disc:
-        raise ValueError("the roots are not rational")
+        raise ValueError(f"a, b and c must give rational roots (a square discriminant), got the discriminant {disc}")
     roots = {Fraction(-b - root, 2 * a), Fraction(-b + root, 2 * a)}
     return tuple(sorted(int(r) if r.denominator == 1 else r for r in roots))
 
@@ -417,9 +418,9 @@ def sweep(d: int = D, lengths: np.ndarray | None = None) -> Sweep:
     ----------
     d : int, 1 … 10**6
         Width of the layer (model dimension), in numbers per token.
-    lengths : array_like of int, 1-D, increasing, each 1 … 10**9, or None
-        The grid, in tokens; it must hold lengths on both sides of 2d.  None: about 97
-        lengths spaced evenly in log from 10 to 64·d.
+    lengths : array_like of int, 1-D, 2 … 10000 values, increasing, each 1 … 10**9, or None
+        The grid, in tokens; it must hold lengths on both sides of 2d (below it, and at or above it).
+        None: about 97 lengths spaced evenly in log from 10 (from d when 2d ≤ 10) to 64·d.
 
     Returns
     -------
@@ -428,11 +429,14 @@ def sweep(d: int = D, lengths: np.ndarray | None = None) -> Sweep:
     """
     d = _check.integer("d", d, 1, 10**6)
     if lengths is None:
-        lengths = np.unique(np.round(np.logspace(1, np.log10(64 * d), 97)).astype(np.int64))
+        start = 1 if 2 * d > 10 else np.log10(d)  # the grid starts below 2d
+        lengths = np.unique(np.round(np.logspace(start, np.log10(64 * d), 97)).astype(np.int64))
+    else:
+        lengths = _lengths(lengths, d)
     proj = np.array([projection_flops(int(n), d) for n in lengths], dtype=np.float64)
     att = np.array([attention_flops(int(n), d) for n in lengths], dtype=np.float64)
     g = np.log(att / proj)
-    i = int(np.nonzero((g[:-1] < 0) & (g[1:] >= 0))[0][0])
+    i = int(np.nonzero((g[:-1] < 0) & (g[1:] >= 0))[0][0])  # _lengths saw to it that there is one
     x0, x1 = np.log(lengths[i]), np.log(lengths[i + 1])
     crossing = float(np.exp(x0 + (0 - g[i]) / (g[i + 1] - g[i]) * (x1 - x0)))
     rnn = np.array([rnn_flops(int(n), d) for n in lengths], dtype=np.float64)
@@ -440,6 +444,18 @@ def sweep(d: int = D, lengths: np.ndarray | None = None) -> Sweep:
     lstm = np.array([lstm_flops(int(n), d) for n in lengths], dtype=np.float64)
     return Sweep(d, _check.frozen(lengths, None), *map(_check.frozen, (proj, att, rnn)), crossing,
                  _check.frozen(gru), _check.frozen(lstm))
+
+
+def _lengths(lengths, d: int) -> np.ndarray:
+    """A sweep's grid: 2 … 10000 increasing integer lengths, some below 2d and some at or above it."""
+    lengths = [_check.integer(f"lengths[{i}]", n, 1, 10**9)
+               for i, n in enumerate(_check.count("lengths", lengths, 10_000))]
+    if len(lengths) < 2 or any(b <= a for a, b in itertools.pairwise(lengths)):
+        raise ValueError(f"lengths must be at least two increasing lengths, got {lengths[:5]}…")
+    if not lengths[0] < 2 * d <= lengths[-1]:
+        raise ValueError(f"lengths must hold lengths below 2d = {2 * d} and at or above it, "
+                         f"got {lengths[0]} … {lengths[-1]}")
+    return np.array(lengths, dtype=np.int64)
 
 
 # --- widget 6: memory at inference -------------------------------------------------------

@@ -21,18 +21,21 @@ minus sign (−, U+2212) where CLDR's Catalan data gives a hyphen.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import re
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 
 from babel import Locale
 from babel.numbers import format_decimal, format_percent
 from babel.units import format_unit
 
+from . import _check
+
 __all__ = ["LOCALE", "NBSP", "MINUS", "SUPERSCRIPT", "typographic", "starts_with_vowel", "de", "el", "del_", "FORMS",
            "with_word", "decimal", "shortest", "integer", "percent", "share",
-           "power_of_ten", "si_bytes", "binary_bytes"]
+           "power_of_ten", "si_bytes", "binary_bytes", "INTEGER_DIGITS"]
 
 LOCALE = Locale.parse("ca")
 NBSP = "\u00a0"
@@ -62,23 +65,48 @@ def typographic(text: str) -> str:
     str
         The same text, typeset.
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    _check.text("text", text)
     return "".join(part if _MATH.fullmatch(part) else _APOSTROPHE.sub("’", part) for part in _MATH.split(text))
 
 
 def _finite_real(x, name: str = "x") -> float:
     if isinstance(x, bool) or not isinstance(x, numbers.Real):
         raise ValueError(f"{name} must be a real number, got {type(x).__name__}")
-    x = float(x)
+    try:
+        x = float(x)
+    except OverflowError:  # an integer beyond any float
+        raise ValueError(f"{name} must be finite, got an integer beyond float64") from None
     if not math.isfinite(x):
         raise ValueError(f"{name} must be finite, got {x}")
     return x
 
 
-def _digits(digits) -> int:
+_PRECISION = 400  # decimal digits: any finite float (up to 1.8·10³⁰⁸) with 15 decimals, exactly
+INTEGER_DIGITS = 300  # the most digits fmt.integer writes
+
+
+def _exact(function):
+    """Run ``function`` with enough decimal precision for every float and its decimals
+    (the default context has 28 digits: babel's rounding of 10²⁶ failed)."""
+    @functools.wraps(function)
+    def exact(*args, **kwargs):
+        with localcontext() as context:
+            context.prec = _PRECISION
+            return function(*args, **kwargs)
+    return exact
+
+
+def _percentage(x, name: str) -> float:
+    """A finite share whose percentage (100 times it) is finite too."""
+    x = _finite_real(x, name)
+    if not math.isfinite(x * 100):
+        raise ValueError(f"{name} must be below 1.7e306 in magnitude (its percentage overflows), got {x!r}")
+    return x
+
+
+def _digits(digits, name: str = "digits") -> int:
     if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) or not 0 <= digits <= 15:
-        raise ValueError(f"digits must be an integer from 0 to 15, got {digits!r}")
+        raise ValueError(f"{name} must be an integer from 0 to 15, got {_check._short(digits)}")
     return int(digits)
 
 
@@ -96,6 +124,7 @@ def _no_negative_zero(x: float, digits: int) -> float:
     return 0.0 if round(Decimal(x), digits) == 0 else x
 
 
+@_exact
 def decimal(x, digits: int = 2) -> str:
     """A real number with a fixed number of decimals: ``decimal(-0.3466, 3) == '−0,347'``.
 
@@ -115,6 +144,7 @@ def decimal(x, digits: int = 2) -> str:
     return _signed(format_decimal(_no_negative_zero(x, digits), format=_pattern(digits), locale=LOCALE))
 
 
+@_exact
 def shortest(x, max_digits: int = 3) -> str:
     """A real number with the fewest decimals (at most ``max_digits``) that write it exactly:
     a temperature, a tick label.
@@ -134,18 +164,19 @@ def shortest(x, max_digits: int = 3) -> str:
     >>> shortest(0.05), shortest(4.0), shortest(0.1), shortest(2 / 3)
     ('0,05', '4', '0,1', '0,667')
     """
-    x, max_digits = _finite_real(x), _digits(max_digits)
+    x, max_digits = _finite_real(x), _digits(max_digits, "max_digits")
     digits = next((d for d in range(max_digits + 1) if abs(round(x, d) - x) < 1e-9 * max(1.0, abs(x))),
                   max_digits)
     return decimal(x, digits)
 
 
+@_exact
 def integer(n) -> str:
     """An integer with thousands dots: ``integer(2048) == '2.048'``.
 
     Parameters
     ----------
-    n : int (any integral type, not bool), any size and sign
+    n : int (any integral type, not bool), of at most 300 digits (``INTEGER_DIGITS``), any sign
         The integer to write.
 
     Returns
@@ -155,15 +186,18 @@ def integer(n) -> str:
     """
     if isinstance(n, bool) or not isinstance(n, numbers.Integral):
         raise ValueError(f"n must be an integer, got {type(n).__name__}")
+    if abs(n) >= 10**INTEGER_DIGITS:
+        raise ValueError(f"n must be an integer of at most {INTEGER_DIGITS} digits, got one of more")
     return _signed(format_decimal(int(n), locale=LOCALE))
 
 
+@_exact
 def percent(share, digits: int = 2) -> str:
     """A share (0.5 is half) as a percentage with CLDR's non-breaking space before ``%``.
 
     Parameters
     ----------
-    share : int or float (not bool), finite
+    share : int or float (not bool), finite, below 1.7e306 in magnitude (100 times it is finite)
         The share, 1.0 being 100 %.
     digits : int, 0 … 15
         Decimals of the percentage.
@@ -173,18 +207,19 @@ def percent(share, digits: int = 2) -> str:
     str
         The percentage with a decimal comma and a non-breaking space (``NBSP``) before ``%``.
     """
-    share, digits = _finite_real(share, "share"), _digits(digits)
+    share, digits = _percentage(share, "share"), _digits(digits)
     cldr = LOCALE.percent_formats[None].pattern  # '#,##0\xa0%'
     pattern = cldr.replace("#,##0", _pattern(digits), 1)
     return _signed(format_percent(_no_negative_zero(share * 100, digits) / 100, format=pattern, locale=LOCALE))
 
 
+@_exact
 def share(x) -> str:
     """A share of seeds as a percentage with the fewest decimals (at most 2) that write it exactly.
 
     Parameters
     ----------
-    x : int or float (not bool), finite
+    x : int or float (not bool), finite, below 1.7e306 in magnitude (100 times it is finite)
         The share, 1.0 being 100 %.
 
     Returns
@@ -195,13 +230,14 @@ def share(x) -> str:
     >>> share(106 / 200), share(187 / 200), share(1 / 3)
     ('53\xa0%', '93,5\xa0%', '33,33\xa0%')
     """
-    x = _finite_real(x, "share")
+    x = _percentage(x, "x")
     for digits in range(3):
         if abs(round(x * 100, digits) - x * 100) < 1e-9:
             return percent(x, digits)
     return percent(x, 2)
 
 
+@_exact
 def power_of_ten(x, digits: int = 2) -> str:
     """Scientific notation written as a mantissa times a power of ten: ``1,11·10⁻¹⁶``.
 
@@ -234,6 +270,7 @@ def power_of_ten(x, digits: int = 2) -> str:
     return f"{text}·10{str(exponent).translate(SUPERSCRIPT)}"
 
 
+@_exact
 def si_bytes(n_bytes, digits: int = 1) -> str:
     """A size in bytes with the largest SI prefix (powers of 1000) that keeps it ≥ 1.
 
@@ -261,6 +298,7 @@ def si_bytes(n_bytes, digits: int = 1) -> str:
 _BINARY_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
 
 
+@_exact
 def binary_bytes(n_bytes, digits: int = 0) -> str:
     """A size in bytes with the largest binary (IEC) prefix, powers of 1024, that keeps it ≥ 1.
 
@@ -317,13 +355,12 @@ def starts_with_vowel(text: str) -> bool:
     -------
     bool
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    _check.text("text", text)
     if text.startswith(MINUS):
         return False  # "menys …"
     match = _LEADING.match(text)
     if match is None:
-        raise ValueError(f"text must start with a number written by chapter09.fmt, got {text!r}")
+        raise ValueError(f"text must start with a number written by chapter09.fmt, got {_check._short(text)}")
     groups = match.group(1).split(".")
     # an odd number of groups is read from its units, millions…: "u", "un milió"; an even one
     # from its thousands: "mil", "onze mil" (no "un mil" in Catalan)
@@ -403,7 +440,9 @@ def with_word(key: str, numbers: dict) -> str | None:
     -------
     str or None
     """
-    base, _, form = key.rpartition("__")
+    base, _, form = _check.text("key", key).rpartition("__")
+    if not isinstance(numbers, dict) or not all(isinstance(v, str) for v in numbers.values()):
+        raise _check.WrongType("numbers", numbers, "a dict of str")
     if form in FORMS and base in numbers and _LEADING.match(numbers[base].lstrip(MINUS)):
         return FORMS[form](numbers[base])
     return None

@@ -15,12 +15,16 @@ A state is keyed by the positions of the controls joined with ``-`` ("3-0").
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from . import fmt
+from . import _check, fmt
 
+__all__ = ["Control", "control", "spec", "MAX_STATES"]
+
+MAX_STATES = 10_000  # combinations of control positions one widget precomputes
 
 
 @dataclass(frozen=True)
@@ -42,14 +46,35 @@ def _plain(value):
 
 
 def control(name: str, label: str, values, initial, formatter) -> Control:
-    values = tuple(values)
-    if initial not in values:
-        raise ValueError(f"initial value {initial!r} of {name} is not on its grid")
-    return Control(name, label, values, tuple(formatter(v) for v in values), values.index(initial))
+    """A control: its name, its label, the values it takes, the initial one, and each value's label
+    (``formatter(value)``, a str)."""
+    _check.text("name", name), _check.text("label", label), _check.function("formatter", formatter)
+    values = tuple(_check.count("values", values, MAX_STATES))
+    matches = [i for i, v in enumerate(values) if _same(v, initial)]
+    if not matches:
+        raise ValueError(f"initial must be one of the values of {name}, got {_check._short(initial)}")
+    labels = tuple(formatter(v) for v in values)
+    if not all(isinstance(t, str) for t in labels):
+        raise ValueError(f"formatter must return a str for each value, got {labels!r:.80}")
+    return Control(name, label, values, labels, matches[0])
+
+
+def _same(a, b) -> bool:
+    """``a == b`` for a control's values (numbers, text, flags), False for what cannot be compared so."""
+    try:
+        return bool(a == b) and type(a == b) is not np.ndarray
+    except (TypeError, ValueError):
+        return False
 
 
 def spec(widget: str, controls: list[Control], state, readout_labels: dict) -> dict:
     """Run ``state(*values)`` at every combination of control positions."""
+    _check.text("widget", widget), _check.function("state", state)
+    if not isinstance(controls, list) or not all(isinstance(c, Control) for c in controls):
+        raise _check.WrongType("controls", controls, "a list of Control")
+    if not isinstance(readout_labels, dict):
+        raise _check.WrongType("readout_labels", readout_labels, "a dict")
+    _check.size("controls", math.prod(len(c.values) for c in controls), MAX_STATES, "the combinations of positions")
     states = {}
     for positions in itertools.product(*(range(len(c.values)) for c in controls)):
         values = [c.values[i] for c, i in zip(controls, positions)]

@@ -36,24 +36,27 @@ The geometric mean of the gate stays under σ(logit f + mean pre-activation), by
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from . import _check
 from . import rnn_gradient as rnn
-from .common import N_SEEDS, matvec, memo, sigmoid
+from .common import N_SEEDS, memo, sigmoid
+from .common import _matvec as matvec
 
 __all__ = ["FORGET", "FORGETS", "GATE_SCALE", "GATES", "STACK_SCALE", "LSTMWeights", "draw_weights",
            "stack_weights", "logit", "Trace", "forward", "backprop", "LSTMGradient", "simulate", "Factors",
            "simulate_seeds", "IdentityCheck", "jacobian", "identity_check", "one_step", "StackGradient",
            "draw_stack", "stack_forward", "stack_backprop", "stack_gradient", "stack_seeds", "half_life",
-           "Robustness", "robustness"]
+           "Robustness", "robustness", "MAX_SEEDS", "WORK_LIMIT", "MEMORY_LIMIT"]
 
 FORGET = 0.95
 FORGETS = (0.9, 0.95, 0.99, 1.0)   # the values the page shows; the text names 0,9 and 1
 GATE_SCALE = 0.1                   # standard deviation × √d of the gates' weights
 GATES = ("i", "f", "o", "g")
+MAX_SEEDS = 2000                   # robustness() and the batches: 2.000 seeds take a few seconds
+WORK_LIMIT = 25 * 10**7            # networks × T × (d² + 256) of one call: about 3 s (as rnn_gradient's)
+MEMORY_LIMIT = rnn.MEMORY_LIMIT    # numbers of the largest array of one call (400 MB of float64)
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ def stack_weights(d: int, seeds, gate_scale: float = GATE_SCALE) -> LSTMWeights:
     ----------
     d : int, 1 … 512
         Width of the hidden state and the cell (and of the inputs).
-    seeds : iterable of int, at least one, each 0 … 2**63 - 1
+    seeds : iterable of int, 1 … 2000 of them (MAX_SEEDS), each 0 … 2**63 - 1, with len(seeds)·d² ≤ MEMORY_LIMIT / 8
         The seeds, one network each.
     gate_scale : float, 0.0 … 10.0 (0 … rnn_gradient.MAX_SCALE)
         Standard deviation × √d of the gates' weights.
@@ -107,9 +110,9 @@ def stack_weights(d: int, seeds, gate_scale: float = GATE_SCALE) -> LSTMWeights:
     LSTMWeights
         W and U, each gate → (n, d, d) read-only array, n the number of seeds.
     """
+    d, seeds = _check.integer("d", d, 1, 512), _check.seeds("seeds", seeds, MAX_SEEDS)
+    _check.size("seeds and d", 8 * len(seeds) * d * d, MEMORY_LIMIT, "8·len(seeds)·d²")
     each = [draw_weights(d, s, gate_scale) for s in seeds]
-    if not each:
-        raise ValueError("seeds must name at least one seed")
     return LSTMWeights(*({k: _check.frozen(np.stack([getattr(w, part)[k] for w in each])) for k in GATES}
                          for part in ("W", "U")))
 
@@ -129,6 +132,30 @@ def logit(p: float) -> float:
     """
     p = _check.real("p", p, 0.0, 1.0, lo_open=True)
     return np.inf if p == 1 else float(np.log(p / (1 - p)))
+
+
+def _weights(w: LSTMWeights) -> tuple[int, int]:
+    """Check ``w`` (gates i, f, o, g; W (..., d, m), U (..., d, d), finite): its d and m."""
+    _check.instance("w", w, LSTMWeights)
+    if not all(isinstance(part, dict) and set(part) == set(GATES) for part in (w.W, w.U)):
+        raise ValueError(f"w must hold W and U as dicts of the gates {', '.join(GATES)}, got other keys")
+    W = [_check.array(f"w.W[{k!r}]", w.W[k], min_ndim=2) for k in GATES]
+    U = [_check.array(f"w.U[{k!r}]", w.U[k], min_ndim=2) for k in GATES]
+    d, m = W[0].shape[-2:]
+    if any(a.shape != W[0].shape for a in W) or any(a.shape[-2:] != (d, d) for a in U):
+        raise ValueError(f"w must hold W of one shape (..., d, m) and U of shape (..., d, d), got {W[0].shape} "
+                         f"and {U[0].shape}")
+    return d, m
+
+
+def _shapes_agree(names: str, compute):
+    """Run ``compute``, turning numpy's complaint about shapes that do not broadcast into one naming ours."""
+    try:
+        return compute()
+    except ValueError as error:
+        if isinstance(error, _check.InvalidParameter) or "broadcast" not in str(error):
+            raise
+        raise ValueError(f"{names} must have batch axes that broadcast together, got {error}") from None
 
 
 @dataclass(frozen=True)
@@ -158,7 +185,7 @@ def forward(w: LSTMWeights, x: np.ndarray, forget: float, pinned: bool,
     forget : float, 0.0 (excluded) … 1.0
         The forget gate's value f (gated: its bias is ``logit f``; pinned: ``f_t = f``).
     pinned : bool
-        Pin the forget gate to f (not validated: any value is read as true or false).
+        Pin the forget gate to f (True or False only).
     c0 : array_like of float, shape (..., d), finite, or None
         The initial cell ``c_0`` (None: zero).
     h0 : array_like of float, shape (..., d), finite, or None
@@ -169,26 +196,45 @@ def forward(w: LSTMWeights, x: np.ndarray, forget: float, pinned: bool,
     Trace
         The gates i, f, o, g (..., T, d) and the states c, h (..., T+1, d).
     """
+    d, m = _weights(w)
     x = _check.array("x", x, min_ndim=2)
     forget = _check.real("forget", forget, 0.0, 1.0, lo_open=True)
-    T, d = x.shape[-2], w.W["i"].shape[-2]
-    if x.shape[-1] != w.W["i"].shape[-1]:
-        raise ValueError(f"x must have {w.W['i'].shape[-1]} columns, got shape {x.shape}")
-    batch = np.broadcast_shapes(x.shape[:-2], w.W["i"].shape[:-2])
+    pinned = _check.flag("pinned", pinned)
+    T = x.shape[-2]
+    if x.shape[-1] != m:
+        raise ValueError(f"x must have {m} columns, got shape {x.shape}")
+    batch = _shapes_agree("w and x", lambda: np.broadcast_shapes(x.shape[:-2], w.W["i"].shape[:-2]))
     c, h = np.zeros(batch + (T + 1, d)), np.zeros(batch + (T + 1, d))
     for name, start, into in (("c0", c0, c), ("h0", h0, h)):
         if start is not None:
-            into[..., 0, :] = _check.array(name, start, min_ndim=1)
+            start = _check.array(name, start, min_ndim=1)
+            try:
+                into[..., 0, :] = start
+            except ValueError:
+                raise ValueError(f"{name} must have shape {(*batch, d)} (or broadcast to it), "
+                                 f"got {start.shape}") from None
     gates = {k: np.empty(batch + (T, d)) for k in GATES}
+    with np.errstate(over="ignore", invalid="ignore"):
+        _run(w, x, forget, pinned, c, h, gates)
+    if not all(np.all(np.isfinite(a)) for a in (c, h, *gates.values())):
+        raise ValueError("x, c0 and h0 must be small enough for finite states, got values that overflow float64")
+    return Trace(c=c, h=h, **gates)
+
+
+def _run(w: LSTMWeights, x: np.ndarray, forget: float, pinned: bool, c: np.ndarray, h: np.ndarray,
+         gates: dict) -> None:
+    """:func:`forward`'s loop, writing into ``c``, ``h`` and ``gates``."""
+    T = x.shape[-2]
     bias = logit(forget)
     for t in range(T):
         pre = {k: matvec(w.W[k], x[..., t, :]) + matvec(w.U[k], h[..., t, :]) for k in GATES}
+        if any(np.any(np.isnan(v)) for v in pre.values()):
+            raise ValueError("x, c0 and h0 must be small enough for finite states, got values that overflow float64")
         gates["i"][..., t, :], gates["o"][..., t, :] = sigmoid(pre["i"]), sigmoid(pre["o"])
         gates["f"][..., t, :] = forget if pinned else sigmoid(bias + pre["f"])
         gates["g"][..., t, :] = np.tanh(pre["g"])
         c[..., t + 1, :] = gates["f"][..., t, :] * c[..., t, :] + gates["i"][..., t, :] * gates["g"][..., t, :]
         h[..., t + 1, :] = gates["o"][..., t, :] * np.tanh(c[..., t + 1, :])
-    return Trace(c=c, h=h, **gates)
 
 
 def backprop(w: LSTMWeights, tr: Trace, u: np.ndarray, pinned: bool):
@@ -203,20 +249,44 @@ def backprop(w: LSTMWeights, tr: Trace, u: np.ndarray, pinned: bool):
     tr : Trace
         The forward pass of the same weights, as :func:`forward` returns it.
     u : array_like of float, shape (..., d), finite
-        The loss direction (``ℒ = u·h_T``; unit length in the widget, not checked).
+        The loss direction (``ℒ = u·h_T``; of any length, unit in the widget).
     pinned : bool
-        As given to :func:`forward` (not validated: a pinned gate passes no gradient to its weights).
+        As given to :func:`forward`, True or False only (a pinned gate passes no gradient to its weights).
 
     Returns
     -------
     tuple of three numpy.ndarray, each of shape (..., T+1, d)
         ``∂ℒ/∂c_{T-k}``, ``∂ℒ/∂h_{T-k}`` and the cell path alone, k = 0 … T steps back.
     """
+    d = _weights(w)[0]
+    _trace(tr, d)
     u = _check.array("u", u, min_ndim=1)
-    T, d = tr.i.shape[-2:]
+    pinned = _check.flag("pinned", pinned)
     if u.shape[-1] != d:
         raise ValueError(f"u must have {d} components, got {u.shape[-1]}")
-    shape = np.broadcast_shapes(tr.c.shape, u.shape[:-1] + (1, d))
+    with np.errstate(over="ignore", invalid="ignore"):
+        grads = _shapes_agree("w, tr and u", lambda: _backprop(w, tr, u, pinned))
+    if not all(np.all(np.isfinite(g)) for g in grads):
+        raise ValueError("u must be small enough for finite gradients, got values that overflow float64")
+    return grads
+
+
+def _trace(tr: Trace, d: int) -> None:
+    """Check a :class:`Trace` of width ``d``: gates (..., T, d), states (..., T+1, d), all finite."""
+    _check.instance("tr", tr, Trace)
+    gates = [_check.array(f"tr.{k}", getattr(tr, k), min_ndim=2) for k in GATES]
+    states = [_check.array(f"tr.{k}", getattr(tr, k), min_ndim=2) for k in ("c", "h")]
+    T = gates[0].shape[-2]
+    if gates[0].shape[-1] != d or any(g.shape != gates[0].shape for g in gates) or \
+            any(a.shape != (*gates[0].shape[:-2], T + 1, d) for a in states):
+        raise ValueError(f"tr must hold gates of shape (..., T, {d}) and states of shape (..., T+1, {d}), "
+                         f"got {gates[0].shape} and {states[0].shape}")
+
+
+def _backprop(w: LSTMWeights, tr: Trace, u: np.ndarray, pinned: bool):
+    """:func:`backprop` unchecked."""
+    T, d = tr.i.shape[-2:]
+    shape = np.broadcast_shapes(tr.c.shape, (*u.shape[:-1], 1, d), (*w.U["i"].shape[:-2], 1, d))
     dc, dh, cell = np.zeros(shape), np.zeros(shape), np.zeros(shape)
     at = lambda a, t: a[..., t, :]  # noqa: E731  (step t of a (..., T, d) array)
     dh[..., 0, :] = u
@@ -250,8 +320,8 @@ class LSTMGradient:
     weights: LSTMWeights
     x: np.ndarray
     u: np.ndarray
-    log_whole: np.ndarray   # ln ‖∂L/∂c_{T-k}‖
-    log_cell: np.ndarray    # ln ‖cell path alone‖
+    log_whole: np.ndarray   # ln ‖∂L/∂c_{T-k}‖ (-inf where it vanished exactly, and the factor is then 0)
+    log_cell: np.ndarray    # ln ‖cell path alone‖ (likewise)
     geometric_mean_f: float
     forget_bound: float     # σ(logit f + mean of the gate's pre-activation): Jensen's bound on the above
     whole_factor: float
@@ -277,7 +347,7 @@ def simulate(forget: float = FORGET, pinned: bool = False, seed: int = 0, d: int
         The network's seed (widget 1's draw of inputs and loss direction, and the LSTM's weights).
     d : int, 1 … 512
         Width of the hidden state and the cell (and of the inputs).
-    T : int, 2 … 10000
+    T : int, 2 … 10000, with T·(d² + 256) ≤ WORK_LIMIT (a few seconds)
         Sequence length, in steps.
     gate_scale : float, 0.0 … 10.0 (0 … rnn_gradient.MAX_SCALE)
         Standard deviation × √d of the gates' weights.
@@ -288,9 +358,9 @@ def simulate(forget: float = FORGET, pinned: bool = False, seed: int = 0, d: int
         The readout (immutable, remembered).
     """
     forget = _check.real("forget", forget, 0.0, 1.0, lo_open=True)
-    if not isinstance(pinned, (bool, np.bool_)):
-        raise ValueError(f"pinned must be True or False, got {pinned!r}")
+    pinned = _check.flag("pinned", pinned)
     gate_scale = _check.real("gate_scale", gate_scale, 0.0, rnn.MAX_SCALE)
+    _fits("d and T", 1, d, T)
     r = rnn.draw(d=d, T=T, seed=seed)  # widget 1's inputs and loss direction
     w = draw_weights(d, seed, gate_scale)
     m = _measure(w, r.x, r.u, forget, pinned)
@@ -298,12 +368,20 @@ def simulate(forget: float = FORGET, pinned: bool = False, seed: int = 0, d: int
                         **{k: float(v) if np.ndim(v) == 0 else v for k, v in m.items()})
 
 
+def _fits(names: str, networks: int, d, T) -> None:
+    """Refuse a batch that would take more than a few seconds (``WORK_LIMIT``) or too much memory."""
+    d, T = _check.integer("d", d, 1, 512), _check.integer("T", T, 2, 10_000)
+    _check.size(names, networks * T * (d * d + 256), WORK_LIMIT, "networks·T·(d² + 256)")
+    _check.size(names, networks * T * d, MEMORY_LIMIT, "networks·T·d")
+
+
 def _measure(w: LSTMWeights, x: np.ndarray, u: np.ndarray, forget: float, pinned: bool) -> dict:
     """Forward, backward and the per-step factors, for one network or a batch of them."""
     tr = forward(w, x, forget, pinned)
     dc, _, cell = backprop(w, tr, u, pinned)
-    log_whole = np.log(np.linalg.norm(dc, axis=-1))
-    log_cell = np.log(np.linalg.norm(cell, axis=-1))
+    with np.errstate(divide="ignore"):  # a gradient that vanishes exactly: ln 0 = -inf
+        log_whole = np.log(np.linalg.norm(dc, axis=-1))
+        log_cell = np.log(np.linalg.norm(cell, axis=-1))
     return {"log_whole": _check.frozen(log_whole), "log_cell": _check.frozen(log_cell),
             "geometric_mean_f": np.exp(np.log(tr.f).mean(axis=(-2, -1))),
             "forget_bound": _forget_bound(tr.f, forget, pinned),
@@ -317,7 +395,8 @@ def _forget_bound(f: np.ndarray, forget: float, pinned: bool):
     ``f_t`` at or below it.  A pinned gate, or an open one (f = 1), is f itself."""
     if pinned or forget == 1:
         return np.full(f.shape[:-2], forget)
-    z = np.log(f) - np.log1p(-f) - logit(forget)
+    with np.errstate(divide="ignore"):  # a gate that rounds to 0 or 1: z = ∓inf, σ of it 0 or 1
+        z = np.log(f) - np.log1p(-f) - logit(forget)
     return sigmoid(logit(forget) + z.mean(axis=(-2, -1)))
 
 
@@ -339,7 +418,7 @@ def simulate_seeds(seeds, forget: float = FORGET, pinned: bool = False, d: int =
 
     Parameters
     ----------
-    seeds : iterable of int, at least one, each 0 … 2**63 - 1
+    seeds : iterable of int, 1 … 2000 of them (MAX_SEEDS), each 0 … 2**63 - 1, with len(seeds)·T·(d² + 256) ≤ WORK_LIMIT
         The seeds, one network each.
     forget : float, 0.0 (excluded) … 1.0
         The forget gate's value f (gated: its bias is ``logit f``; pinned: ``f_t = f``).
@@ -358,10 +437,10 @@ def simulate_seeds(seeds, forget: float = FORGET, pinned: bool = False, d: int =
         The per-step factors, one entry per seed (immutable).
     """
     forget = _check.real("forget", forget, 0.0, 1.0, lo_open=True)
-    if not isinstance(pinned, (bool, np.bool_)):
-        raise ValueError(f"pinned must be True or False, got {pinned!r}")
+    pinned = _check.flag("pinned", pinned)
     gate_scale = _check.real("gate_scale", gate_scale, 0.0, rnn.MAX_SCALE)
-    seeds = list(seeds)
+    seeds = _check.seeds("seeds", seeds, MAX_SEEDS)
+    _fits("seeds, d and T", len(seeds), d, T)
     r = rnn.draws(seeds, d=d, T=T)
     m = _measure(stack_weights(d, seeds, gate_scale), r.x, r.u, forget, pinned)
     return Factors(forget=forget, pinned=bool(pinned),
@@ -389,8 +468,8 @@ def jacobian(fn, x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
     Parameters
     ----------
     fn : callable
-        A function from an array of shape (n,) to an array of shape (m,).
-    x : array_like of float, shape (n,), finite
+        A function from an array of shape (n,) to a finite array of shape (m,).
+    x : array_like of float, shape (n,), n ≤ 10000, finite
         The point.
     eps : float, 0.0 (excluded) … 1.0
         The step of the differences.
@@ -400,13 +479,24 @@ def jacobian(fn, x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
     numpy.ndarray, shape (m, n)
         The Jacobian.
     """
+    fn = _check.function("fn", fn)
     x = _check.array("x", x, ndim=1)
     eps = _check.real("eps", eps, 0.0, 1.0, lo_open=True)
+    if x.size > 10_000:
+        raise ValueError(f"x must have at most 10000 components (a call of fn each), got {x.size}")
     cols = []
     for j in range(x.size):
         e = np.zeros_like(x)
         e[j] = eps
-        cols.append((fn(x + e) - fn(x - e)) / (2 * eps))
+        with np.errstate(over="ignore"):
+            points = x + e, x - e
+        ahead, behind = (_check.array("fn(x ± eps)", fn(point), ndim=1) for point in points)
+        if ahead.shape != behind.shape or (cols and ahead.shape != cols[0].shape):
+            raise ValueError(f"fn must return arrays of one shape, got {ahead.shape} and {behind.shape}")
+        with np.errstate(over="ignore"):
+            cols.append((ahead - behind) / (2 * eps))
+        if not np.all(np.isfinite(cols[-1])):
+            raise ValueError(f"eps must be large enough for finite differences, got {eps!r}")
     return np.stack(cols, axis=1)
 
 
@@ -459,7 +549,7 @@ def one_step(w: LSTMWeights, x_t: np.ndarray, c: np.ndarray, h: np.ndarray, forg
     ----------
     w : LSTMWeights
         The weights of one network, as :func:`draw_weights` gives them.
-    x_t : numpy.ndarray of float, shape (m,), finite
+    x_t : array_like of float, shape (m,), finite
         The input of the step.
     c : array_like of float, shape (d,), finite
         The cell ``c_{t-1}``.
@@ -468,13 +558,21 @@ def one_step(w: LSTMWeights, x_t: np.ndarray, c: np.ndarray, h: np.ndarray, forg
     forget : float, 0.0 (excluded) … 1.0
         The forget gate's value f (gated: its bias is ``logit f``; pinned: ``f_t = f``).
     pinned : bool
-        Pin the forget gate to f (not validated: any value is read as true or false).
+        Pin the forget gate to f (True or False only).
 
     Returns
     -------
     tuple of two numpy.ndarray, each of shape (d,)
         ``(c_t, h_t)``.
     """
+    x_t = _check.array("x_t", x_t, ndim=1)
+    if x_t.shape[0] != _weights(w)[1]:
+        raise ValueError(f"x_t must have {_weights(w)[1]} components (w's inputs), got {x_t.shape[0]}")
+    for name, state in (("c", c), ("h", h)):
+        if _check.array(name, state, ndim=1).shape != (_weights(w)[0],):
+            raise ValueError(f"{name} must have shape ({_weights(w)[0]},), got {np.shape(state)}")
+    if w.W["i"].ndim != 2:
+        raise ValueError(f"w must be the weights of one network (no batch axis), got W of shape {w.W['i'].shape}")
     tr = forward(w, x_t[None, :], forget, pinned, c0=c, h0=h)
     return tr.c[1], tr.h[1]
 
@@ -491,7 +589,7 @@ class StackGradient:
 
     residual: bool
     grads: np.ndarray       # (..., depth+1, d)
-    log_norms: np.ndarray   # (..., depth+1)
+    log_norms: np.ndarray   # (..., depth+1); -inf where the gradient vanished exactly (branch_scale 0)
     factor: np.ndarray | float   # exp of the least-squares slope of log_norms against k
     total: np.ndarray | float    # ‖∂ℒ/∂x_0‖ / ‖∂ℒ/∂x_depth‖
 
@@ -502,11 +600,11 @@ def draw_stack(seeds, depth: int = rnn.T, d: int = rnn.D, branch_scale: float = 
 
     Parameters
     ----------
-    seeds : iterable of int, at least one, each 0 … 2**63 - 1
+    seeds : iterable of int, 1 … 2000 of them (MAX_SEEDS), each 0 … 2**63 - 1
         The seeds, one network each.
     depth : int, 1 … 1000
         Number of blocks, in layers.
-    d : int, 1 … 512
+    d : int, 1 … 512, with len(seeds)·depth·d² ≤ MEMORY_LIMIT / 2 (about 3 s of work)
         Width of each block.
     branch_scale : float, 0.0 … 10.0 (0 … rnn_gradient.MAX_SCALE)
         Scale of the branch's weights (standard normal × scale / √d).
@@ -519,9 +617,8 @@ def draw_stack(seeds, depth: int = rnn.T, d: int = rnn.D, branch_scale: float = 
     depth = _check.integer("depth", depth, 1, 1000)
     d = _check.integer("d", d, 1, 512)
     branch_scale = _check.real("branch_scale", branch_scale, 0.0, rnn.MAX_SCALE)
-    seeds = [_check.integer("seed", s, 0, 2**63 - 1) for s in seeds]
-    if not seeds:
-        raise ValueError("seeds must name at least one seed")
+    seeds = _check.seeds("seeds", seeds, MAX_SEEDS)
+    _check.size("seeds, depth and d", 2 * len(seeds) * depth * d * d, MEMORY_LIMIT, "2·len(seeds)·depth·d²")
     W1, W2, x0, u = [], [], [], []
     for seed in seeds:
         rng = np.random.default_rng([seed, 4])
@@ -538,20 +635,48 @@ def stack_forward(W1: np.ndarray, W2: np.ndarray, x0: np.ndarray, residual: bool
 
     Parameters
     ----------
-    W1 : numpy.ndarray, shape (..., depth, d, d)
-        Inner weights of each block's branch (not validated).
-    W2 : numpy.ndarray, shape (..., depth, d, d)
-        Outer weights of each block's branch (not validated).
-    x0 : array_like of float, shape (..., d)
-        The stack's input (not validated).
+    W1 : array_like of float, shape (..., depth, d, d), finite
+        Inner weights of each block's branch.
+    W2 : array_like of float, shape (..., depth, d, d) like W1, finite
+        Outer weights of each block's branch.
+    x0 : array_like of float, shape (..., d), finite
+        The stack's input (its leading axes broadcast with the weights').
     residual : bool
-        Add the block's input to its branch (not validated: any value is read as true or false).
+        Add the block's input to its branch (True or False only).
 
     Returns
     -------
     numpy.ndarray, shape (..., depth+1, d)
         ``x_0 … x_depth``.
     """
+    W1, W2, (x0,) = _stack_arrays(W1, W2, x0=x0)
+    residual = _check.flag("residual", residual)
+    with np.errstate(over="ignore", invalid="ignore"):
+        xs = _shapes_agree("W1 and x0", lambda: _stack_forward(W1, W2, x0, residual))
+    if not np.all(np.isfinite(xs)):
+        raise ValueError("W1, W2 and x0 must be small enough for finite activations, got values that overflow float64")
+    return xs
+
+
+def _stack_arrays(W1, W2, **vectors):
+    """Check a stack's weights (..., depth, d, d) and vectors (..., d); the weights' batch axes broadcast
+    with each vector's."""
+    W1, W2 = _check.array("W1", W1, min_ndim=3), _check.array("W2", W2, min_ndim=3)
+    d = W1.shape[-1]
+    if W1.shape[-2] != d or W2.shape != W1.shape:
+        raise ValueError(f"W1 and W2 must both have shape (..., depth, d, d), got {W1.shape} and {W2.shape}")
+    checked = []
+    for name, v in vectors.items():
+        v = _check.array(name, v, min_ndim=1)
+        if v.shape[-1] != d:
+            raise ValueError(f"{name} must have {d} components, got shape {v.shape}")
+        _shapes_agree(f"W1 and {name}", lambda v=v: np.broadcast_shapes(W1.shape[:-3], v.shape[:-1]))
+        checked.append(v)
+    return W1, W2, checked
+
+
+def _stack_forward(W1: np.ndarray, W2: np.ndarray, x0: np.ndarray, residual: bool) -> np.ndarray:
+    """:func:`stack_forward` unchecked."""
     xs = [np.asarray(x0, dtype=np.float64)]
     for layer in range(W1.shape[-3]):
         y = matvec(W2[..., layer, :, :], np.tanh(matvec(W1[..., layer, :, :], xs[-1])))
@@ -564,23 +689,34 @@ def stack_backprop(W1: np.ndarray, W2: np.ndarray, x0: np.ndarray, u: np.ndarray
 
     Parameters
     ----------
-    W1 : numpy.ndarray, shape (..., depth, d, d)
-        Inner weights of each block's branch (not validated).
-    W2 : numpy.ndarray, shape (..., depth, d, d)
-        Outer weights of each block's branch (not validated).
-    x0 : array_like of float, shape (..., d)
-        The stack's input (not validated).
-    u : array_like of float, shape (..., d)
-        The loss direction (not validated).
+    W1 : array_like of float, shape (..., depth, d, d), finite
+        Inner weights of each block's branch.
+    W2 : array_like of float, shape (..., depth, d, d) like W1, finite
+        Outer weights of each block's branch.
+    x0 : array_like of float, shape (..., d), finite
+        The stack's input (its leading axes broadcast with the weights').
+    u : array_like of float, shape (..., d), finite
+        The loss direction (its leading axes broadcast with the weights').
     residual : bool
-        Add the block's input to its branch (not validated: any value is read as true or false).
+        Add the block's input to its branch (True or False only).
 
     Returns
     -------
     numpy.ndarray, shape (..., depth+1, d)
         The gradients, k = 0 … depth blocks back.
     """
-    xs = stack_forward(W1, W2, x0, residual)
+    W1, W2, (x0, u) = _stack_arrays(W1, W2, x0=x0, u=u)
+    residual = _check.flag("residual", residual)
+    with np.errstate(over="ignore", invalid="ignore"):
+        grads = _shapes_agree("W1, x0 and u", lambda: _stack_backprop(W1, W2, x0, u, residual))
+    if not np.all(np.isfinite(grads)):
+        raise ValueError("W1, W2, x0 and u must be small enough for finite gradients, got values that overflow float64")
+    return grads
+
+
+def _stack_backprop(W1: np.ndarray, W2: np.ndarray, x0: np.ndarray, u: np.ndarray, residual: bool) -> np.ndarray:
+    """:func:`stack_backprop` unchecked."""
+    xs = _stack_forward(W1, W2, x0, residual)
     depth = W1.shape[-3]
     g, grads = np.asarray(u, dtype=np.float64), [np.asarray(u, dtype=np.float64)]
     for layer in reversed(range(depth)):
@@ -593,11 +729,11 @@ def stack_backprop(W1: np.ndarray, W2: np.ndarray, x0: np.ndarray, u: np.ndarray
 
 
 def _stack(seeds, residual, depth, d, branch_scale) -> StackGradient:
-    if not isinstance(residual, (bool, np.bool_)):
-        raise ValueError(f"residual must be True or False, got {residual!r}")
+    residual = _check.flag("residual", residual)
     W1, W2, x0, u = draw_stack(seeds, depth, d, branch_scale)
-    grads = stack_backprop(W1, W2, x0, u, residual)
-    log_norms = np.log(np.linalg.norm(grads, axis=-1))
+    grads = _stack_backprop(W1, W2, x0, u, residual)
+    with np.errstate(divide="ignore"):  # a gradient that vanishes exactly (branch_scale 0): ln 0 = -inf
+        log_norms = np.log(np.linalg.norm(grads, axis=-1))
     return StackGradient(bool(residual), _check.frozen(grads), _check.frozen(log_norms),
                          _check.frozen(np.exp(rnn.slope(log_norms))),
                          _check.frozen(np.exp(log_norms[..., -1] - log_norms[..., 0])))
@@ -616,7 +752,7 @@ def stack_gradient(residual: bool = True, seed: int = 0, depth: int = rnn.T, d: 
         The stack's seed.
     depth : int, 1 … 1000
         Number of blocks, in layers.
-    d : int, 1 … 512
+    d : int, 1 … 512, with 2·depth·d² ≤ MEMORY_LIMIT (about 3 s of work)
         Width of each block.
     branch_scale : float, 0.0 … 10.0 (0 … rnn_gradient.MAX_SCALE)
         Scale of the branch's weights (standard normal × scale / √d).
@@ -630,6 +766,9 @@ def stack_gradient(residual: bool = True, seed: int = 0, depth: int = rnn.T, d: 
     >>> [decimal(float(stack_gradient(r).factor), 3) for r in (True, False)]
     ['1,063', '0,901']
     """
+    seed, residual = _check.integer("seed", seed, 0, 2**63 - 1), _check.flag("residual", residual)
+    depth, d = _check.integer("depth", depth, 1, 1000), _check.integer("d", d, 1, 512)
+    _check.size("depth and d", 2 * depth * d * d, MEMORY_LIMIT, "2·depth·d²")
     r = _stack([seed], residual, depth, d, branch_scale)
     return StackGradient(r.residual, r.grads[0], r.log_norms[0], float(r.factor[0]), float(r.total[0]))
 
@@ -640,13 +779,13 @@ def stack_seeds(seeds, residual: bool, depth: int = rnn.T, d: int = rnn.D,
 
     Parameters
     ----------
-    seeds : iterable of int, at least one, each 0 … 2**63 - 1
+    seeds : iterable of int, 1 … 2000 of them (MAX_SEEDS), each 0 … 2**63 - 1
         The seeds, one network each.
     residual : bool
         With the residual connection, ``x + F(x)`` (True), or without, ``F(x)`` (False).
     depth : int, 1 … 1000
         Number of blocks, in layers.
-    d : int, 1 … 512
+    d : int, 1 … 512, with 2·len(seeds)·depth·d² ≤ MEMORY_LIMIT (about 3 s of work)
         Width of each block.
     branch_scale : float, 0.0 … 10.0 (0 … rnn_gradient.MAX_SCALE)
         Scale of the branch's weights (standard normal × scale / √d).
@@ -656,7 +795,7 @@ def stack_seeds(seeds, residual: bool, depth: int = rnn.T, d: int = rnn.D,
     StackGradient
         The readouts stacked, one entry per seed along the leading axis (immutable).
     """
-    return _stack(list(seeds), residual, depth, d, branch_scale)
+    return _stack(seeds, residual, depth, d, branch_scale)
 
 
 def half_life(factor: float) -> float:
@@ -704,13 +843,13 @@ class Robustness:
         return {f: q[1] for f, q in self.gap_quartiles.items()}
 
 
-@lru_cache(maxsize=None)
+@memo
 def robustness(n_seeds: int = N_SEEDS) -> Robustness:
     """The page's statements counted over the seeds ``0 … n_seeds-1`` (each setting one batch).
 
     Parameters
     ----------
-    n_seeds : int, 1 … 100000
+    n_seeds : int, 1 … 2000 (MAX_SEEDS: a few seconds)
         How many seeds, from 0 (the book counts ``N_SEEDS`` = 200).
 
     Returns
@@ -718,7 +857,7 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
     Robustness
         The shares of the seeds where each statement holds (immutable, remembered).
     """
-    n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
+    n_seeds = _check.integer("n_seeds", n_seeds, 1, MAX_SEEDS)
     seeds = range(n_seeds)
     gated = {f: simulate_seeds(seeds, forget=f) for f in FORGETS}
     pinned = simulate_seeds(seeds, forget=FORGET, pinned=True)

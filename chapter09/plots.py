@@ -13,12 +13,16 @@ import matplotlib
 
 matplotlib.use("Agg")  # the book renders figures through IPython's display, never a window
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
-from . import fmt  # noqa: E402
+from . import _check, fmt
+
+__all__ = ["BLUE", "FORMATS", "FORMATS_VARIABLE", "GREEN", "GREY", "ORANGE", "SMALL", "STYLE", "catalan_ticks",
+           "log_log_ticks", "new_figure", "power_ticks", "typeset", "use_book_style"]
 
 # The smallest text of any figure (legends, notes): 8,5 pt is 11,3 CSS px at the figure's own
 # size, which is how a phone shows it (ch09-widgets.css), and well above 7 pt in the PDF.
@@ -59,6 +63,8 @@ def use_book_style(formats: tuple[str, ...] | None = None) -> None:
     """
     if formats is None:
         formats = tuple(filter(None, os.environ.get(FORMATS_VARIABLE, ",".join(FORMATS)).split(",")))
+    if not isinstance(formats, (tuple, list)) or not all(isinstance(f, str) for f in formats):
+        raise _check.WrongType("formats", formats, "a tuple of str")
     if not formats or not set(formats) <= set(FORMATS):
         raise ValueError(f"formats must be one or more of {', '.join(FORMATS)}, got {formats!r}")
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
@@ -71,7 +77,10 @@ def use_book_style(formats: tuple[str, ...] | None = None) -> None:
 
 
 def catalan_ticks(ax, axis: str = "both") -> None:
-    """Decimal-comma tick labels on the linear axes of ``ax``."""
+    """Decimal-comma tick labels on the linear axes of ``ax`` (``axis``: "both", "x" or "y")."""
+    _axes(ax)
+    if not isinstance(axis, str) or axis not in ("both", "x", "y"):
+        raise ValueError(f"axis must be 'both', 'x' or 'y', got {_check._short(axis)}")
     for name in ("x", "y") if axis == "both" else (axis,):
         a = getattr(ax, f"{name}axis")
         if a.get_scale() == "linear":
@@ -80,22 +89,28 @@ def catalan_ticks(ax, axis: str = "both") -> None:
 
 def power_ticks(ax) -> None:
     """Log-scale y ticks as ``10⁻⁵`` (one every few decades so they never crowd)."""
+    _axes(ax)
     ax.yaxis.set_major_locator(LogLocator(base=10, numticks=6))
     ax.yaxis.set_major_formatter(FuncFormatter(
         lambda y, _pos: "1" if y == 1 else "10" + fmt.power_of_ten(y, 0).split("·10")[-1]))
 
 
 
+def _axes(ax) -> Axes:
+    return _check.instance("ax", ax, Axes)
+
+
 def new_figure(ax=None):
     """A new figure with one set of axes, or the figure of ``ax`` when one is given."""
     if ax is not None:
-        return ax.figure, ax
+        return _axes(ax).figure, ax
     fig, ax = plt.subplots()
     return fig, ax
 
 
 def log_log_ticks(ax) -> None:
     """Powers of ten on both axes of a log–log plot."""
+    _axes(ax)
     power = FuncFormatter(lambda v, _p: "1" if v == 1 else "10" + fmt.power_of_ten(v, 0).split("·10")[-1])
     for axis in (ax.xaxis, ax.yaxis):
         axis.set_major_locator(LogLocator(base=10, numticks=8))
@@ -112,6 +127,8 @@ def typeset(figures):
     import functools
 
     from matplotlib.text import Text
+
+    _check.function("figures", figures)
 
     @functools.wraps(figures)
     def typeset_figures(*args, **kwargs):

@@ -23,13 +23,26 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
+from . import _check
+
+__all__ = ["CELL", "LIBRARIES", "PACKAGE", "dependencies", "imported_modules", "is_notebook_page", "library_digest",
+           "page_digest", "page_modules"]
+
 PACKAGE = Path(__file__).resolve().parent
 LIBRARIES = ("numpy", "matplotlib", "babel", "num2words", "ipykernel", "myst-nb")
 CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.M | re.S)
 
 
-@lru_cache(maxsize=None)
 def library_digest(libraries: tuple[str, ...] = LIBRARIES) -> str:
+    """A digest of Python's version and of the installed versions of ``libraries`` (names, at most 100)."""
+    libraries = tuple(_check.count("libraries", libraries, 100))
+    if not all(isinstance(name, str) for name in libraries):
+        raise _check.WrongType("libraries", libraries, "a tuple of str")
+    return _library_digest(libraries)
+
+
+@lru_cache(maxsize=None)
+def _library_digest(libraries: tuple[str, ...]) -> str:
     h = hashlib.sha256(f"python {platform.python_version()}\0".encode())
     for name in libraries:
         try:
@@ -52,6 +65,7 @@ def _module_file(name: str, package: Path) -> Path | None:
 
 def imported_modules(tree: ast.AST, current: str, package: Path) -> set[str]:
     """The ``chapter09`` modules an AST imports anywhere (``current``: its own dotted name)."""
+    _check.instance("tree", tree, ast.AST), _check.text("current", current), _package(package)
     root = package.name
     found = set()
     for node in ast.walk(tree):
@@ -76,6 +90,9 @@ def imported_modules(tree: ast.AST, current: str, package: Path) -> set[str]:
 
 def dependencies(modules: set[str], package: Path = PACKAGE) -> set[Path]:
     """The files of ``modules``, their parent packages, and everything they import, transitively."""
+    _package(package)
+    if not isinstance(modules, (set, frozenset, list, tuple)) or not all(isinstance(m, str) for m in modules):
+        raise _check.WrongType("modules", modules, "a set of str")
     seen, todo = set(), set(modules)
     while todo:
         name = todo.pop()
@@ -98,20 +115,26 @@ def _module_imports(name: str, source: str, package: Path) -> frozenset[str]:
 
 def is_notebook_page(page_text: str) -> bool:
     """A MyST page that myst-nb executes (its front matter says ``file_format: mystnb``)."""
+    _check.text("page_text", page_text)
     return "file_format: mystnb" in page_text[:200]
 
 
 def page_modules(page_text: str, package: Path = PACKAGE) -> set[str]:
     """The ``chapter09`` modules a MyST page's code cells import."""
+    _check.text("page_text", page_text), _package(package)
     modules = set()
     for source in CELL.findall(page_text):
         body = "\n".join(line for line in source.splitlines() if not line.startswith(":"))
         try:
             tree = ast.parse(body)
-        except SyntaxError:  # a cell we cannot read: depend on everything
+        except (SyntaxError, ValueError):  # a cell we cannot read (or with a NUL byte): depend on everything
             return {f"{package.name}.{p.stem}" for p in package.glob("*.py")} | {package.name}
         modules |= imported_modules(tree, "__page__", package)
     return modules
+
+
+def _package(package) -> Path:
+    return _check.instance("package", package, Path)
 
 
 def page_digest(page_text: str, package: Path = PACKAGE) -> str:

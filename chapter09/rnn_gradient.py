@@ -50,11 +50,13 @@ from functools import lru_cache
 import numpy as np
 
 from . import _check
-from .common import N_SEEDS, matvec, memo
+from .common import N_SEEDS, memo
+from .common import _matvec as matvec
 
 __all__ = ["D", "T", "W_SCALE", "INPUT_SCALE", "MIN_SCALE", "MAX_SCALE", "GELFAND_SQUARINGS", "EXPLODE_FACTOR",
            "BOUND_SLACK", "SWEEP_SCALES", "SATURATING", "SMALL_INPUT", "TOLERANCE", "FLIP_LIMIT", "EXERCISE_INPUT",
-           "SETTINGS", "growth_threshold", "spectral_norm", "bound_holds", "Draw", "draw", "draws",
+           "SETTINGS", "MAX_SEEDS", "MAX_BATCH", "WORK_LIMIT", "MEMORY_LIMIT", "growth_threshold", "spectral_norm",
+           "bound_holds", "Draw", "draw", "draws",
            "gelfand_radius", "eigen_radius", "tanh_prime", "forward", "backprop", "slope", "RNNGradient",
            "simulate", "Batch", "Sweep", "sweep", "first_crossing", "narrative", "page_seed", "FlipStats",
            "Robustness", "simulate_batch", "robustness", "radius_at_flip", "radius_at_return", "at_radius"]
@@ -65,6 +67,10 @@ MIN_SCALE, MAX_SCALE = 0.01, 10.0
 GELFAND_SQUARINGS = 40  # m = 2^40 in ‖A^m‖^{1/m}
 EXPLODE_FACTOR = 10.0   # "explodes": the fitted line grows by more than this over the T steps back
 BOUND_SLACK = 1e-12     # rounding allowance of the per-step bound check, in natural log
+MAX_SEEDS = 500         # robustness(): 500 seeds take about 3 s
+MAX_BATCH = 2000        # draws(): networks of one batch (within WORK_LIMIT and MEMORY_LIMIT too)
+WORK_LIMIT = 75 * 10**7  # networks × T × (d² + 256) of one batch: about 3 s (256: numpy's cost per small matrix)
+MEMORY_LIMIT = 5 * 10**7  # networks × T × d numbers of one call (400 MB of float64)
 
 
 def growth_threshold(T: int = T) -> float:
@@ -104,11 +110,22 @@ def spectral_norm(A: np.ndarray):
     >>> float(spectral_norm(np.array([[0.5, 1.0], [0.0, 0.5]]))) > 0.5   # ρ = 0,5
     True
     """
-    A = np.asarray(A, dtype=np.float64)
+    A = _check._real_array("A", A)
     if A.ndim < 2 or A.shape[-1] != A.shape[-2] or A.size == 0 or not np.all(np.isfinite(A)):
         raise ValueError(f"A must be a non-empty finite square matrix (or a stack of them), got shape {A.shape}")
-    norm = np.linalg.norm(A, ord=2, axis=(-2, -1))
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):
+            norm = np.linalg.norm(A, ord=2, axis=(-2, -1))
+    except np.linalg.LinAlgError:
+        norm = np.inf
+    _finite_result("A", norm)
     return float(norm) if A.ndim == 2 else norm
+
+
+def _finite_result(names: str, *results) -> None:
+    """Refuse inputs so large that the result overflows (entries near 10³⁰⁰ do)."""
+    if not all(np.all(np.isfinite(r)) for r in results):
+        raise ValueError(f"{names} must be small enough for a finite result, got values that overflow float64")
 
 
 def bound_holds(log_norms: np.ndarray, bound_slope) -> np.ndarray:
@@ -120,8 +137,8 @@ def bound_holds(log_norms: np.ndarray, bound_slope) -> np.ndarray:
     ----------
     log_norms : array_like of float, shape (..., K) with K ≥ 2, no NaN (``-inf`` allowed)
         Natural logs of the gradient norms at k = 0 … K − 1 steps back, one row per network.
-    bound_slope : float or array_like of float, shape (...)
-        The largest growth allowed per step, in natural log (not validated).
+    bound_slope : float or array_like of float, shape (...) (broadcasting with the rows), no NaN
+        The largest growth allowed per step, in natural log (``±inf`` allowed).
 
     Returns
     -------
@@ -131,13 +148,20 @@ def bound_holds(log_norms: np.ndarray, bound_slope) -> np.ndarray:
     >>> bool(bound_holds(np.array([0.0, 0.5, 0.9]), 0.5)), bool(bound_holds(np.array([0.0, 0.6]), 0.5))
     (True, False)
     """
-    log_norms = np.asarray(log_norms, dtype=np.float64)
+    log_norms = _check._real_array("log_norms", log_norms)
     if log_norms.ndim < 1 or log_norms.shape[-1] < 2 or np.any(np.isnan(log_norms)):
-        raise ValueError("log_norms must hold at least two values per row, none NaN")
-    with np.errstate(invalid="ignore"):
+        raise ValueError(f"log_norms must hold at least two values per row, none NaN, got shape {log_norms.shape}")
+    bound = _check._real_array("bound_slope", bound_slope)
+    if np.any(np.isnan(bound)):
+        raise ValueError("bound_slope must hold no NaN, got NaN")
+    try:
+        np.broadcast_shapes(bound.shape, log_norms.shape[:-1])
+    except ValueError:
+        raise ValueError(f"bound_slope must broadcast with the rows {log_norms.shape[:-1]}, "
+                         f"got shape {bound.shape}") from None
+    with np.errstate(invalid="ignore", over="ignore"):
         steps = np.diff(log_norms, axis=-1)
-    bound = np.asarray(bound_slope, dtype=np.float64)[..., None]
-    return np.all(np.isnan(steps) | (steps <= bound + BOUND_SLACK), axis=-1)
+        return np.all(np.isnan(steps) | (steps <= bound[..., None] + BOUND_SLACK), axis=-1)
 
 
 # --- the draw -----------------------------------------------------------------
@@ -186,11 +210,11 @@ def draws(seeds, d: int = D, T: int = T) -> Draw:
 
     Parameters
     ----------
-    seeds : iterable of int, at least one, each 0 … 2**63 - 1
+    seeds : iterable of int, 1 … 2000 of them (MAX_BATCH), each 0 … 2**63 - 1
         The seeds, one network each.
     d : int, 1 … 512
         Width of the hidden state (and of the inputs).
-    T : int, 2 … 10000
+    T : int, 2 … 10000, with len(seeds)·T·(d² + 256) ≤ WORK_LIMIT and len(seeds)·T·d ≤ MEMORY_LIMIT
         Sequence length, in steps.
 
     Returns
@@ -198,10 +222,16 @@ def draws(seeds, d: int = D, T: int = T) -> Draw:
     Draw
         The draws stacked: W0 and U0 (n, d, d), x (n, T, d) and u (n, d), read-only.
     """
+    seeds = _check.seeds("seeds", seeds, MAX_BATCH)
+    d, T = _check.integer("d", d, 1, 512), _check.integer("T", T, 2, 10_000)
+    _networks_fit("seeds, d and T", len(seeds), T, d)
     each = [draw(d, T, s) for s in seeds]
-    if not each:
-        raise ValueError("seeds must name at least one seed")
     return Draw(*(_check.frozen(np.stack([getattr(dr, f.name) for dr in each])) for f in fields(Draw)))
+
+
+def _networks_fit(names: str, networks: int, T: int, d: int) -> None:
+    _check.size(names, networks * T * (d * d + 256), WORK_LIMIT, "networks·T·(d² + 256)")
+    _check.size(names, networks * T * d, MEMORY_LIMIT, "networks·T·d")
 
 
 # --- factor 1: the spectral radius ----------------------------------------------
@@ -232,16 +262,19 @@ def gelfand_radius(A: np.ndarray, squarings: int = GELFAND_SQUARINGS):
     >>> gelfand_radius(np.array([[[0.0, 1.0], [0.0, 0.0]], [[3.0, 0.0], [0.0, 1.0]]]))  # nilpotent; diagonal
     array([0., 3.])
     """
-    A = np.asarray(A, dtype=np.float64)
+    A = _check._real_array("A", A)
     if A.ndim < 2 or A.shape[-1] != A.shape[-2] or A.size == 0:
         raise ValueError(f"A must be a non-empty square matrix (or a stack of them), got shape {A.shape}")
     if not np.all(np.isfinite(A)):
-        raise ValueError("A must have finite entries")
+        raise ValueError("A must have finite entries, got NaN or inf")
     squarings = _check.integer("squarings", squarings, 1, 60)
     zero = np.zeros(A.shape[:-2], dtype=bool)  # A^k = 0: the radius is 0 (nilpotent, or A = 0)
 
     def normalise(M):
-        norm = np.linalg.norm(M, axis=(-2, -1))
+        with np.errstate(over="ignore"):
+            norm = np.linalg.norm(M, axis=(-2, -1))
+        if not np.all(np.isfinite(norm)):
+            raise ValueError("A must be small enough for a finite result, got entries whose norm overflows float64")
         zero[...] |= norm == 0
         norm = np.where(zero, 1.0, norm)
         return M / norm[..., None, None], np.log(norm)
@@ -251,6 +284,7 @@ def gelfand_radius(A: np.ndarray, squarings: int = GELFAND_SQUARINGS):
         M, log_step = normalise(M @ M)
         log_norm = 2 * log_norm + log_step
     radius = np.where(zero, 0.0, np.exp(log_norm / 2.0**squarings))
+    _finite_result("A", radius)
     return float(radius) if A.ndim == 2 else radius
 
 
@@ -270,7 +304,13 @@ def eigen_radius(A: np.ndarray) -> float:
     A = _check.array("A", A, ndim=2)
     if A.shape[0] != A.shape[1]:
         raise ValueError(f"A must be a square matrix, got shape {A.shape}")
-    return float(np.max(np.abs(np.linalg.eigvals(A))))
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):
+            radius = float(np.max(np.abs(np.linalg.eigvals(A))))
+    except np.linalg.LinAlgError:
+        radius = np.inf
+    _finite_result("A", radius)
+    return radius
 
 
 # --- factor 2: the derivative of tanh ---------------------------------------------
@@ -291,7 +331,8 @@ def tanh_prime(a: np.ndarray) -> np.ndarray:
     numpy.ndarray
         ``tanh′(a)``, of a's shape, each value in [0, 1] (0 only where it underflows, |a| ≳ 373).
     """
-    e = -2.0 * np.abs(_check.array("a", a))
+    with np.errstate(over="ignore"):  # |a| above 9·10³⁰⁷: −2|a| = −inf, and exp of it 0.0
+        e = -2.0 * np.abs(_check.array("a", a))
     e = np.exp(e, out=e if e.ndim else None)  # in place: the robustness sweeps pass millions of values
     denominator = 1.0 + e
     denominator *= denominator
@@ -325,15 +366,25 @@ def forward(W_hh: np.ndarray, W_xh: np.ndarray, x: np.ndarray) -> np.ndarray:
     W_hh, W_xh = _check.array("W_hh", W_hh, min_ndim=2), _check.array("W_xh", W_xh, min_ndim=2)
     x = _check.array("x", x, min_ndim=2)
     if W_hh.shape[-1] != W_hh.shape[-2] or W_xh.shape[-2] != W_hh.shape[-1] or W_xh.shape[-1] != x.shape[-1]:
-        raise ValueError(f"shapes do not chain: W_hh {W_hh.shape}, W_xh {W_xh.shape}, x {x.shape}")
-    batch = np.broadcast_shapes(W_hh.shape[:-2], W_xh.shape[:-2], x.shape[:-2])
+        raise ValueError(f"W_hh, W_xh and x must chain, got shapes W_hh {W_hh.shape}, W_xh {W_xh.shape}, x {x.shape}")
+    batch = _batch("W_hh, W_xh and x", W_hh.shape[:-2], W_xh.shape[:-2], x.shape[:-2])
     h = np.zeros(batch + (W_hh.shape[-1],))
     a = np.empty(batch + x.shape[-2:])
-    drive = x @ np.swapaxes(W_xh, -1, -2)  # W_xh x_t for every t at once, (..., T, d)
-    for t in range(x.shape[-2]):
-        a[..., t, :] = matvec(W_hh, h) + drive[..., t, :]
-        h = np.tanh(a[..., t, :])
+    with np.errstate(over="ignore", invalid="ignore"):
+        drive = x @ np.swapaxes(W_xh, -1, -2)  # W_xh x_t for every t at once, (..., T, d)
+        for t in range(x.shape[-2]):
+            a[..., t, :] = matvec(W_hh, h) + drive[..., t, :]
+            h = np.tanh(a[..., t, :])
+    _finite_result("W_hh, W_xh and x", a)
     return a
+
+
+def _batch(names: str, *shapes) -> tuple:
+    """The broadcast of the leading (batch) axes of several arrays."""
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise ValueError(f"{names} must have batch axes that broadcast together, got {shapes}") from None
 
 
 def backprop(W_hh: np.ndarray, a: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -352,7 +403,7 @@ def backprop(W_hh: np.ndarray, a: np.ndarray, u: np.ndarray) -> tuple[np.ndarray
     a : array_like of float, shape (..., T, d), finite
         Pre-activations, as :func:`forward` returns them.
     u : array_like of float, shape (..., d), finite
-        The loss direction (``L = u·h_T``; unit length in the widget, not checked).
+        The loss direction (``L = u·h_T``; of any length, unit in the widget).
 
     Returns
     -------
@@ -362,20 +413,24 @@ def backprop(W_hh: np.ndarray, a: np.ndarray, u: np.ndarray) -> tuple[np.ndarray
     W_hh, a = _check.array("W_hh", W_hh, min_ndim=2), _check.array("a", a, min_ndim=2)
     u = _check.array("u", u, min_ndim=1)
     if a.shape[-1] != u.shape[-1] or W_hh.shape[-1] != u.shape[-1]:
-        raise ValueError(f"shapes do not chain: W_hh {W_hh.shape}, a {a.shape}, u {u.shape}")
+        raise ValueError(f"W_hh, a and u must chain, got shapes W_hh {W_hh.shape}, a {a.shape}, u {u.shape}")
+    if W_hh.shape[-2] != W_hh.shape[-1]:
+        raise ValueError(f"W_hh must be square, got shape {W_hh.shape}")
+    batch = _batch("W_hh, a and u", W_hh.shape[:-2], a.shape[:-2], u.shape[:-1])
     T = a.shape[-2]
-    g = np.broadcast_to(u, a.shape[:-2] + u.shape[-1:]).astype(np.float64)
-    directions = np.empty(a.shape[:-2] + (T + 1, u.shape[-1]))
-    log_norms = np.zeros(a.shape[:-2] + (T + 1,))
+    g = np.broadcast_to(u, batch + u.shape[-1:]).astype(np.float64)
+    directions = np.empty((*batch, T + 1, u.shape[-1]))
+    log_norms = np.zeros((*batch, T + 1))
     directions[..., 0, :] = g
     W_hh_T, slopes = np.swapaxes(W_hh, -1, -2), tanh_prime(a)
-    for k in range(1, T + 1):
-        g = matvec(W_hh_T, slopes[..., T - k, :] * g)
-        norm = np.linalg.norm(g, axis=-1)
-        with np.errstate(divide="ignore"):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for k in range(1, T + 1):
+            g = matvec(W_hh_T, slopes[..., T - k, :] * g)
+            norm = np.linalg.norm(g, axis=-1)
             log_norms[..., k] = log_norms[..., k - 1] + np.log(norm)
-        g = np.divide(g, norm[..., None], out=np.zeros_like(g), where=norm[..., None] > 0)
-        directions[..., k, :] = g
+            g = np.divide(g, norm[..., None], out=np.zeros_like(g), where=norm[..., None] > 0)
+            directions[..., k, :] = g
+    _finite_result("W_hh, a and u", directions, np.where(np.isneginf(log_norms), 0.0, log_norms))
     return directions, log_norms
 
 
@@ -393,14 +448,18 @@ def slope(log_norms: np.ndarray) -> np.ndarray:
     numpy.ndarray of float, shape (...)
         The slope of each row, per step back (natural log); ``-inf`` where a row holds ``-inf``.
     """
-    log_norms = np.asarray(log_norms, dtype=np.float64)
+    log_norms = _check._real_array("log_norms", log_norms)
     if log_norms.ndim < 1 or log_norms.shape[-1] < 2 or np.any(np.isnan(log_norms)) or np.any(log_norms == np.inf):
-        raise ValueError("log_norms must hold at least two values per row, none NaN or +inf")
+        raise ValueError(f"log_norms must hold at least two values per row, none NaN or +inf, "
+                         f"got shape {log_norms.shape}")
     k = np.arange(log_norms.shape[-1], dtype=np.float64)
     k -= k.mean()
     vanished = np.isneginf(log_norms).any(axis=-1)
     finite = np.where(np.isneginf(log_norms), 0.0, log_norms)
-    return np.where(vanished, -np.inf, (finite * k).sum(axis=-1) / (k * k).sum())
+    with np.errstate(over="ignore", invalid="ignore"):
+        fitted = (finite * k).sum(axis=-1) / (k * k).sum()
+    _finite_result("log_norms", fitted)
+    return np.where(vanished, -np.inf, fitted)
 
 
 # --- the readout ---------------------------------------------------------------------
@@ -591,8 +650,9 @@ def sweep(input_scale: float = INPUT_SCALE, seed: int = 0, d: int = D, T: int = 
         Width of the hidden state (and of the inputs).
     T : int, 2 … 10000
         Sequence length, in steps.
-    scales : array_like of float, 1-D, non-empty, each 0.01 … 10.0 (MIN_SCALE … MAX_SCALE)
-        The ``w_scale`` values, increasing for :func:`first_crossing` and the radius readings.
+    scales : array_like of float, 1-D, 1 … 1000 values, each 0.01 … 10.0 (MIN_SCALE … MAX_SCALE)
+        The ``w_scale`` values, increasing for :func:`first_crossing` and the radius readings;
+        ``len(scales)·T·(d² + 256)`` at most ``WORK_LIMIT`` and ``len(scales)·T·d`` at most ``MEMORY_LIMIT``.
 
     Returns
     -------
@@ -600,11 +660,14 @@ def sweep(input_scale: float = INPUT_SCALE, seed: int = 0, d: int = D, T: int = 
         The readout at every scale (immutable; remembered when scales is hashable).
     """
     input_scale = _check.real("input_scale", input_scale, 0.0, MAX_SCALE)
-    scales = np.asarray(scales, dtype=np.float64)
-    if scales.ndim != 1 or scales.size == 0:
-        raise ValueError("scales must be a non-empty 1-D array")
+    seed = _check.integer("seed", seed, 0, 2**63 - 1)
+    d, T = _check.integer("d", d, 1, 512), _check.integer("T", T, 2, 10_000)
+    scales = _check._real_array("scales", scales)
+    if scales.ndim != 1 or not 1 <= scales.size <= 1000:
+        raise ValueError(f"scales must be a 1-D array of 1 to 1000 values, got shape {scales.shape}")
     for s in scales:
         _check.real("scales", s, MIN_SCALE, MAX_SCALE)
+    _networks_fit("scales, d and T", scales.size, T, d)
     return Sweep(input_scale=input_scale, seed=seed, scales=_check.frozen(scales), T=T,
                  **_sweep_arrays(draw(d, T, seed), input_scale, scales))
 
@@ -650,9 +713,9 @@ def first_crossing(scales: np.ndarray, values: np.ndarray, level: float) -> floa
     >>> first_crossing(np.array([1.0, 2.0, 3.0]), np.array([0.0, 0.5, 1.5]), 1.0)
     2.5
     """
-    scales, values = _check.array("scales", scales, ndim=1), np.asarray(values, dtype=np.float64)
+    scales, values = _check.array("scales", scales, ndim=1), _check._real_array("values", values)
     if values.shape != scales.shape or np.any(np.isnan(values)):
-        raise ValueError("values must match scales in shape and hold no NaN")
+        raise ValueError(f"values must match scales in shape {scales.shape} and hold no NaN, got shape {values.shape}")
     level = _check.real("level", level, -1e300, 1e300)
     above = np.asarray(values) >= level
     hits = np.nonzero(above[1:] & ~above[:-1])[0]
@@ -660,7 +723,10 @@ def first_crossing(scales: np.ndarray, values: np.ndarray, level: float) -> floa
         return None if not above[0] else float(scales[0])
     i = hits[0]
     v0, v1 = values[i], values[i + 1]
-    return float(scales[i] + (level - v0) / (v1 - v0) * (scales[i + 1] - scales[i]))
+    with np.errstate(over="ignore", invalid="ignore"):
+        crossing = float(scales[i] + (level - v0) / (v1 - v0) * (scales[i + 1] - scales[i]))
+    _finite_result("scales, values and level", crossing)
+    return crossing
 
 
 # --- the text's narrative, and how often it holds -------------------------------------
@@ -731,7 +797,7 @@ class FlipStats:
 
     input_scale: float
     soon_after_one: float     # share of seeds whose slope first turns positive at 1 ≤ ρ < FLIP_LIMIT
-    radius_quartiles: tuple   # quartiles of ρ where the slope first turns positive
+    radius_quartiles: tuple   # quartiles of ρ where the slope first turns positive (NaN if no seed's does)
     never: float              # share of seeds whose slope never turns positive in the sweep
     returns: float            # share of seeds whose slope, once positive, falls below 0 again in the sweep
     return_median: float      # median ρ where it first does (NaN if no seed does)
@@ -773,6 +839,7 @@ def simulate_batch(dr: Draw, w_scale: float = W_SCALE, input_scale: float = INPU
     Batch
         The readout of every network, one entry per seed (immutable).
     """
+    _check.instance("dr", dr, Draw)
     w_scale = _check.real("w_scale", w_scale, MIN_SCALE, MAX_SCALE)
     input_scale = _check.real("input_scale", input_scale, 0.0, MAX_SCALE)
     W_hh = w_scale * dr.W0
@@ -791,14 +858,14 @@ def simulate_batch(dr: Draw, w_scale: float = W_SCALE, input_scale: float = INPU
 SETTINGS = {"default": (W_SCALE, INPUT_SCALE), "saturating": SATURATING, "small_input": SMALL_INPUT}
 
 
-@lru_cache(maxsize=None)
+@memo
 def robustness(n_seeds: int = N_SEEDS) -> Robustness:
     """Every draw-dependent statement of the page, counted over the seeds ``0 … n_seeds-1``
     (all of them run as one batch).
 
     Parameters
     ----------
-    n_seeds : int, 1 … 100000
+    n_seeds : int, 1 … 500 (MAX_SEEDS: about 3 s)
         How many seeds, from 0 (the book counts ``N_SEEDS`` = 200).
 
     Returns
@@ -806,7 +873,7 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
     Robustness
         The shares of the seeds where each statement holds (immutable, remembered).
     """
-    n_seeds = _check.integer("n_seeds", n_seeds, 1, 100_000)
+    n_seeds = _check.integer("n_seeds", n_seeds, 1, MAX_SEEDS)
     dr = draws(range(n_seeds))
     runs = {name: simulate_batch(dr, *setting) for name, setting in SETTINGS.items()}
     default, sat, small = runs["default"], runs["saturating"], runs["small_input"]
@@ -848,6 +915,7 @@ def radius_at_flip(sw: Sweep) -> float | None:
     float or None
         The spectral radius there (interpolated), or None if the slope never turns positive.
     """
+    _check.instance("sw", sw, Sweep)
     return _radius_at_flip(sw.scales, sw.measured_slope, sw.spectral_radius)
 
 
@@ -869,6 +937,7 @@ def radius_at_return(sw: Sweep) -> float | None:
     >>> bool(radius_at_flip(sw) < radius_at_return(sw))
     True
     """
+    _check.instance("sw", sw, Sweep)
     return _radius_at_return(sw.scales, sw.measured_slope, sw.spectral_radius)
 
 
@@ -889,9 +958,11 @@ def at_radius(sw: Sweep, values: np.ndarray, radius: float) -> float:
     float
         The interpolated value.
     """
+    _check.instance("sw", sw, Sweep)
     values = _check.array("values", values, ndim=1)
     if values.shape != sw.scales.shape:
-        raise ValueError("values must hold one value per scale of the sweep")
+        raise ValueError(f"values must hold one value per scale of the sweep, {sw.scales.shape}, "
+                         f"got shape {values.shape}")
     radius = _check.real("radius", radius, float(sw.spectral_radius[0]), float(sw.spectral_radius[-1]))
     return float(np.interp(radius, sw.spectral_radius, values))
 
@@ -930,7 +1001,8 @@ def _flip_stats(input_scale: float, dr: Draw, chunk: int = 50) -> FlipStats:
     return FlipStats(
         input_scale=input_scale,
         soon_after_one=float(sum(1 <= r < FLIP_LIMIT for r in radii) / len(flips)),
-        radius_quartiles=tuple(float(q) for q in np.quantile(radii, [0.25, 0.5, 0.75])),
+        radius_quartiles=(tuple(float(q) for q in np.quantile(radii, [0.25, 0.5, 0.75])) if radii
+                          else (float("nan"),) * 3),
         never=1 - len(radii) / len(flips),
         returns=len(returned) / len(flips),
         return_median=float(np.median(returned)) if returned else float("nan"),

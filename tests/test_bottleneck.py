@@ -85,7 +85,7 @@ def test_sentence_bits():
     np.testing.assert_allclose(w3.sentence_bits(1024, [1, 4]), [10.0, 40.0])
     with pytest.raises(ValueError, match="^V must be"):
         w3.sentence_bits(1, [1])
-    with pytest.raises(ValueError, match="^L must be"):
+    with pytest.raises(ValueError, match=r"^lengths\[0\] must be"):  # the parameter, and which of its values
         w3.sentence_bits(4, [0])
 
 

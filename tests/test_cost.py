@@ -118,7 +118,7 @@ def test_page_readout_exercise_answers():
     (lambda: w5.equal_cost_length(0, "LSTM"), "d"),
     (lambda: w5.kv_cache_bytes(kv_groups=0), "kv_groups"),
     (lambda: w5.kv_cache_bytes(kv_groups=3), "kv_groups"),     # 3 does not divide d = 1.024
-    (lambda: w5.decode_step_flops(0, 10), "L"),
+    (lambda: w5.decode_step_flops(0, 10), "t"),            # its parameter is t (the message said L)
 ])
 def test_new_parameters_raise_value_error_naming_them(call, name):
     with pytest.raises(ValueError, match=rf"^{name} must be"):

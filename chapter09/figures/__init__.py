@@ -7,3 +7,5 @@ reads every widget's numbers, does not depend on how a figure is drawn: an edit 
 figure re-executes its page alone.  The figures are drawn from the same memoised
 readouts that gave the page's numbers, so nothing is computed twice.
 """
+
+__all__: list[str] = []  # the modules themselves are the interface: chapter09.figures.attention …
