@@ -195,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
         print(report(w, args))
     except InvalidParameter as error:
         p.error(why(error, w))
+    except ValueError as error:  # a combination or a size the figure refuses: its own words
+        p.error(f"aquests valors no es poden calcular ({error})")
     return 0
 
 

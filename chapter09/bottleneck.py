@@ -205,9 +205,12 @@ def encode(sentences: np.ndarray, embedding: np.ndarray, q: int) -> np.ndarray:
     numpy.ndarray of int64, shape (n, d)
         Each sentence's code: d levels, each 0 … 2^q − 1.
     """
+    if not isinstance(sentences, np.ndarray) and hasattr(sentences, "__len__") \
+            and len(sentences) > ENUMERATION_LIMIT:
+        raise ValueError(f"sentences must hold at most {ENUMERATION_LIMIT:,} sentences, got {len(sentences):,}")
     try:
         sentences = np.asarray(sentences)
-    except ValueError:  # ragged rows
+    except (ValueError, TypeError):  # ragged rows
         sentences = np.asarray(None)
     embedding = _check.array("embedding", embedding, ndim=2)
     q = _check.integer("q", q, 1, 62)

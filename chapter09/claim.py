@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 from . import fmt
 
+__all__ = ["KINDS", "CHANGES", "Correction", "Claim", "judge", "WidgetClaims"]
+
 KINDS = {"exact": "exacta", "draw": "depèn de l'atzar", "qualitative": "qualitativa",
          "method": "mètode"}
 
@@ -57,7 +59,9 @@ def judge(check: Callable[..., bool], *evidence) -> dict:
     >>> judge(lambda x: x < 1, 0.5)
     {'holds': True, 'evidence': (0.5,)}
     """
-    return {"holds": check(*evidence), "evidence": evidence}
+    if not callable(check):
+        raise TypeError(f"check must be callable, got {type(check).__name__}")
+    return {"holds": bool(check(*evidence)), "evidence": evidence}
 
 
 @dataclass(frozen=True)

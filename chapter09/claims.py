@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import sys
 
-from .claim import WidgetClaims
+from .claim import Claim, Correction, WidgetClaims
+
+__all__ = ["WIDGETS", "registry", "verdict_on_the_original", "claims_table", "warn_on_broken", "corrections_table"]
 
 
 def widget1() -> WidgetClaims:
@@ -64,9 +66,22 @@ def registry() -> tuple[WidgetClaims, ...]:
     return tuple(build() for build in WIDGETS)
 
 
+def _widgets(widgets) -> tuple[WidgetClaims, ...]:
+    """The registry (None), or the pages' claims given: a tuple or list of ``WidgetClaims``."""
+    if widgets is None:
+        return registry()
+    if not isinstance(widgets, (tuple, list)) or not all(isinstance(w, WidgetClaims) for w in widgets):
+        raise TypeError(f"widgets must be a tuple of WidgetClaims or None, got {type(widgets).__name__}")
+    return tuple(widgets)
+
+
 def verdict_on_the_original(claim, corrections) -> str:
     """What the computation says of the author's own words: they hold, they were false and are
     corrected, or they name a value of a random draw that came out otherwise."""
+    if not isinstance(claim, Claim):
+        raise TypeError(f"claim must be a Claim, got {type(claim).__name__}")
+    if not isinstance(corrections, (tuple, list)) or not all(isinstance(c, Correction) for c in corrections):
+        raise TypeError(f"corrections must be a tuple of Correction, got {type(corrections).__name__}")
     changes = {c.change for c in corrections if c.claim == claim.id}
     if "factual" in changes:
         return "falsa → corregida"
@@ -81,7 +96,7 @@ def claims_table(widgets: tuple[WidgetClaims, ...] | None = None):
     computes and how often it holds over seeds), and the verdict on the original."""
     from .book import markdown_table
 
-    widgets = registry() if widgets is None else widgets
+    widgets = _widgets(widgets)
     rows = []
     for w in widgets:
         for c in w.claims:
@@ -100,6 +115,8 @@ def warn_on_broken(widgets: tuple[WidgetClaims, ...]) -> list[str]:
     """Say on stderr which claims no longer do what the registry expects of them.  The book
     turns stderr in a cell into a build warning (``nb_output_stderr = "warn"``), so that
     ``sphinx-build -W`` stops instead of publishing «no es compleix»."""
+    if not isinstance(widgets, (tuple, list)) or not all(isinstance(w, WidgetClaims) for w in widgets):
+        raise TypeError(f"widgets must be a tuple of WidgetClaims, got {type(widgets).__name__}")
     broken = [f"claim {c.id} ({w.page}) {'no longer holds' if c.expected_to_hold else 'now holds'}: "
               f"{w.render(c.computed)}" for w in widgets for c in w.claims if c.broken]
     for line in broken:
@@ -112,7 +129,12 @@ def corrections_table(widgets: tuple[WidgetClaims, ...] | None = None, changes=(
     from .book import markdown_table
     from .claim import CHANGES
 
-    widgets = registry() if widgets is None else widgets
+    widgets = _widgets(widgets)
+    if not isinstance(changes, (tuple, list)):
+        raise TypeError(f"changes must be a tuple of {', '.join(CHANGES)}, got {type(changes).__name__}")
+    unknown = [c for c in changes if not (isinstance(c, str) and c in CHANGES)]
+    if unknown:
+        raise ValueError(f"changes must be a tuple of {', '.join(CHANGES)}, got {str(unknown[0])[:40]!r}")
     rows = [[c.claim, CHANGES[c.change], f"«{c.original}»", f"«{w.render(c.book)}»", w.render(c.reason)]
             for w in widgets for c in w.corrections if c.change in changes]
     return markdown_table(["id", "canvi", "el text deia", "el llibre diu", "per què"], rows)

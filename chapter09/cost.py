@@ -41,7 +41,7 @@ import numpy as np
 from . import _check
 from .common import memo
 
-__all__ = ["L", "D", "LAYERS", "BYTES", "STATE_VECTORS", "RECURRENT_PRODUCTS", "PUBLISHED_13B",
+__all__ = ["L", "D", "FLOPS_PER_MAC", "LAYERS", "BYTES", "STATE_VECTORS", "RECURRENT_PRODUCTS", "PUBLISHED_13B",
            "PUBLISHED_13B_HEADS", "PUBLISHED_13B_CONTEXT", "PUBLISHED_13B_PARAMS_BILLIONS",
            "projection_flops", "attention_flops", "transformer_flops", "rnn_flops", "recurrent_flops",
            "lstm_flops", "gru_flops", "ratio", "equal_cost_length", "attention_flops_kaplan", "ratio_kaplan",
@@ -49,6 +49,7 @@ __all__ = ["L", "D", "LAYERS", "BYTES", "STATE_VECTORS", "RECURRENT_PRODUCTS", "
            "Sweep", "sweep", "recurrent_state_bytes", "kv_cache_bytes", "memory_curve"]
 
 L, D = 2048, 1024
+FLOPS_PER_MAC = 2            # a multiply-add counts as two floating-point operations
 LAYERS, BYTES = 16, 4        # the memory model: 16 layers in fp32
 STATE_VECTORS = 2            # an LSTM keeps h and c per layer
 
@@ -73,7 +74,7 @@ def projection_flops(L: int, d: int) -> int:
         The cost of the four (L×d)(d×d) products, in FLOP (2 per multiply-add), exact.
     """
     L, d = _ld(L, d)
-    return 8 * L * d * d
+    return FLOPS_PER_MAC * 4 * L * d * d  # four (L×d)(d×d) products
 
 
 def attention_flops(L: int, d: int) -> int:
@@ -92,7 +93,7 @@ def attention_flops(L: int, d: int) -> int:
         The cost of the two (L×d)(d×L)-sized products, in FLOP (2 per multiply-add), exact.
     """
     L, d = _ld(L, d)
-    return 4 * L * L * d
+    return FLOPS_PER_MAC * 2 * L * L * d  # QKᵀ and αV
 
 
 def transformer_flops(L: int, d: int) -> int:
@@ -129,7 +130,7 @@ def rnn_flops(L: int, d: int) -> int:
         The cost of the layer, in FLOP (2 per multiply-add), exact.
     """
     L, d = _ld(L, d)
-    return 4 * L * d * d
+    return FLOPS_PER_MAC * 2 * L * d * d  # W_hh h and W_xh x, for each token
 
 
 # Matrix–vector products of d×d per token (one on x_t and one on h_{t-1} per gate or candidate).
@@ -156,7 +157,7 @@ def recurrent_flops(L: int, d: int, cell: str = "RNN") -> int:
     L, d = _ld(L, d)
     if _check.text("cell", cell) not in RECURRENT_PRODUCTS:
         raise ValueError(f"cell must be one of {', '.join(RECURRENT_PRODUCTS)}, got {cell!r}")
-    return 2 * RECURRENT_PRODUCTS[cell] * L * d * d
+    return FLOPS_PER_MAC * RECURRENT_PRODUCTS[cell] * L * d * d
 
 
 def lstm_flops(L: int, d: int) -> int:
@@ -257,7 +258,7 @@ def attention_flops_kaplan(L: int, d: int) -> int:
         The attention term under Kaplan's count, in FLOP (2 per multiply-add), exact.
     """
     L, d = _ld(L, d)
-    return 2 * L * L * d
+    return FLOPS_PER_MAC * L * L * d  # L·d multiply-adds per token
 
 
 def ratio_kaplan(L: int, d: int) -> Fraction:
@@ -295,7 +296,7 @@ def decode_step_flops(t: int, d: int) -> int:
         The cost of the step, in FLOP (2 per multiply-add), exact.
     """
     t, d = _ld(t, d, "t")
-    return 8 * d * d + 4 * t * d
+    return FLOPS_PER_MAC * (4 * d * d + 2 * t * d)
 
 
 def generation_flops(L: int, d: int) -> int:
@@ -317,7 +318,7 @@ def generation_flops(L: int, d: int) -> int:
     True
     """
     L, d = _ld(L, d)
-    return 8 * L * d * d + 2 * L * (L + 1) * d
+    return FLOPS_PER_MAC * (4 * L * d * d + L * (L + 1) * d)
 
 
 def solve_quadratic(a: int, b: int, c: int) -> tuple:

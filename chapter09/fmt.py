@@ -242,13 +242,13 @@ def power_of_ten(x, digits: int = 2) -> str:
     """Scientific notation written as a mantissa times a power of ten: ``1,11·10⁻¹⁶``.
 
     The mantissa is rounded half to even on the shortest decimal repr of ``x``
-    (as babel does everywhere), and a mantissa that rounds up to 10 carries
-    into the next power: ``power_of_ten(9.999e5) == '1,00·10⁶'``.
+    (as babel does everywhere; an int, exactly, however large), and a mantissa that
+    rounds up to 10 carries into the next power: ``power_of_ten(9.999e5) == '1,00·10⁶'``.
 
     Parameters
     ----------
     x : int or float (not bool), finite
-        The number to write.
+        The number to write (an int may be beyond float64: ``2**32768``).
     digits : int, 0 … 15
         Decimals of the mantissa (x = 0 is written as a plain decimal with this many).
 
@@ -257,10 +257,14 @@ def power_of_ten(x, digits: int = 2) -> str:
     str
         ``mantissa·10ⁿ`` with a decimal comma and a superscript exponent.
     """
-    x, digits = _finite_real(x), _digits(digits)
+    if isinstance(x, numbers.Integral) and not isinstance(x, bool) and abs(x) >= 2**53:
+        x, digits, exact = int(x), _digits(digits), Decimal(int(x))  # beyond a float's exact integers
+    else:
+        x, digits = _finite_real(x), _digits(digits)
+        exact = Decimal(repr(x))
     if x == 0:
         return decimal(0.0, digits)
-    exact, quantum = Decimal(repr(x)), Decimal(1).scaleb(-digits)
+    quantum = Decimal(1).scaleb(-digits)
     exponent = exact.adjusted()
     mantissa = exact.scaleb(-exponent).quantize(quantum, ROUND_HALF_EVEN)
     if abs(mantissa) >= 10:

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _check, fmt
 
-__all__ = ["Control", "control", "spec", "MAX_STATES"]
+__all__ = ["Control", "control", "spec", "plot_values", "MAX_STATES"]
 
 MAX_STATES = 10_000  # combinations of control positions one widget precomputes
 
@@ -95,6 +95,20 @@ def _typeset(data):
 
 
 
-def _round(a, digits: int = 4) -> list:
-    """Plot data only (the readout keeps its exact strings): 4 significant digits."""
-    return [float(f"{x:.{digits}g}") for x in np.asarray(a, dtype=float)]
+def plot_values(a, digits: int = 4) -> list:
+    """Numbers for a widget's plot (the readout keeps its exact strings), to ``digits`` significant digits.
+
+    Parameters
+    ----------
+    a : array_like of float, shape (n,), finite
+        The values to plot.
+    digits : int, 1 … 17
+        Significant digits kept.
+
+    Returns
+    -------
+    list of float
+        The values, rounded, for the widget's JSON.
+    """
+    a, digits = _check.array("a", a, ndim=1), _check.integer("digits", digits, 1, 17)
+    return [float(f"{x:.{digits}g}") for x in a]

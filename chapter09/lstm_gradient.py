@@ -153,8 +153,10 @@ def _shapes_agree(names: str, compute):
     try:
         return compute()
     except ValueError as error:
-        if isinstance(error, _check.InvalidParameter) or "broadcast" not in str(error):
+        ours = {n.strip() for n in names.replace(" and ", ",").split(",")}
+        if isinstance(error, _check.InvalidParameter) or str(error).split(" ", 1)[0] in ours:
             raise
+        # numpy's own words: "operands could not be broadcast …", "all input arrays must have the same shape"
         raise ValueError(f"{names} must have batch axes that broadcast together, got {error}") from None
 
 

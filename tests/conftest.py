@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
@@ -49,6 +50,13 @@ def built_book(tmp_path_factory, execution_cache) -> Path:
     result = build_book(tmp / "out", execution_cache)
     assert result.returncode == 0, f"sphinx-build -W failed:\n{result.stdout}\n{result.stderr}"
     return tmp / "out" / "html"
+
+
+# Hypothesis: under CI every run draws the same examples (a failure found there can be replayed
+# anywhere); on a contributor's machine each run explores new ones.  Deadlines are set per test.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI") == "true":
+    settings.load_profile("ci")
 
 
 # --- markers: what is slow, and what touches the system --------------------------------

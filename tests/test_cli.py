@@ -84,3 +84,9 @@ def test_it_runs_as_a_module():
     result = subprocess.run([sys.executable, "-m", "chapter09", "atencio", "--tau", "0,05"],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0 and "1,005" in result.stdout
+
+
+def test_a_huge_count_of_codes_is_written_exactly(capsys):
+    """2^(q·d) for d = 4096 is far beyond a float: written from the exact integer."""
+    assert cli.main(["w3", "--d", "4096", "--V", "40", "--L", "8"]) == 0
+    assert "1,42·10⁹⁸⁶⁴" in capsys.readouterr().out

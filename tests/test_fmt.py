@@ -95,3 +95,10 @@ def test_a_word_before_something_that_is_not_a_number_is_refused():
     with pytest.raises(ValueError, match="text must start with a number"):
         fmt.de("cap")
     assert fmt.with_word("k__de", {"k": "cap"}) is None and fmt.with_word("k__el", {"k": "1"}) == "l’1"
+
+
+@pytest.mark.parametrize("n, text", [(2**32768, "1,42·10⁹⁸⁶⁴"), (-3 * 10**400, "−3,00·10⁴⁰⁰"),
+                                     (2**60, "1,15·10¹⁸"), (17179869184, "1,72·10¹⁰")],
+                         ids=["2^32768", "-3·10^400", "2^60", "2^34"])
+def test_power_of_ten_writes_any_integer_exactly(n, text):
+    assert fmt.power_of_ten(n) == text

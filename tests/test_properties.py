@@ -375,6 +375,8 @@ def arguments(draw, qualname: str, function) -> dict:
         table["radius"] = st.floats(float(sw.spectral_radius[0]), float(sw.spectral_radius[-1]))
     kwargs = {}
     for name, parameter in inspect.signature(function).parameters.items():
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue  # *args, **kwargs: nothing to name
         bad = draw(st.integers(0, 9)) < 3 or name not in table
         if not bad:
             kwargs[name] = draw(table[name])
@@ -465,9 +467,7 @@ def test_the_fuzz_reaches_every_module():
 
 
 # chapter09/pages/* and chapter09/claim(s).py belong to another change (issue 16's report asks for them)
-WITHOUT_ALL = {"chapter09.pages", "chapter09.pages.attention", "chapter09.pages.bottleneck", "chapter09.pages.cost",
-               "chapter09.pages.gates", "chapter09.pages.lstm_gradient", "chapter09.pages.rnn_gradient",
-               "chapter09.claim", "chapter09.claims"}
+WITHOUT_ALL: set[str] = set()  # every module declares its public names
 
 
 def test_every_module_declares_its_public_names():

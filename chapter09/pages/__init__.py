@@ -7,3 +7,5 @@ widget, computed by the widget's own functions, for the HTML book.  A page
 imports only its own module (through ``chapter09.figures``, which draws its
 figures), so it re-executes only when that code changes.
 """
+
+__all__: list[str] = []  # the page modules are imported by name: chapter09.pages.attention …

@@ -6,10 +6,13 @@ from functools import lru_cache
 
 import numpy as np
 
+from .. import _check
 from .. import attention as w4
 from .. import fmt
 from ..claim import Claim, Correction, WidgetClaims, judge
-from ..interactive import _round, control, spec
+from ..interactive import control, plot_values, spec
+
+__all__ = ["readout", "controls", "reading", "LABELS", "CHECKS"]
 
 # --- widget 4 ------------------------------------------------------------------------
 
@@ -198,6 +201,7 @@ LABELS = {"span": "abast efectiu (mitjana)", "part": "1/Σα² (mitjana)", "sums
 def reading(tau: float = w4.TEMPERATURE) -> dict[str, str]:
     """Widget 4's readout at any temperature ``tau``: the strings the widget shows (keys of
     :data:`LABELS`)."""
+    tau = _check.real("tau", tau, w4.TAU_MIN, w4.TAU_MAX)  # refused under the name the reader gave
     a = w4.attend(temperature=tau)
     return {"span": fmt.decimal(a.span.mean(), 3), "part": fmt.decimal(a.participation.mean(), 3),
             "sums": fmt.power_of_ten(float(np.abs(a.row_sums - 1).max())) if np.any(a.row_sums != 1) else "0,0",
@@ -212,7 +216,7 @@ def controls() -> dict:
         return {
             "readout": reading(tau),
             "plot": {"kind": "heatmap", "xlabel": "paraula d'entrada j", "ylabel": "pas de sortida t",
-                     "z": [_round(row, 3) for row in a.alpha]},
+                     "z": [plot_values(row, 3) for row in a.alpha]},
         }
 
     return spec("w4", [

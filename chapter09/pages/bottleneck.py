@@ -11,7 +11,9 @@ from .. import bottleneck as w3
 from .. import fmt
 from ..common import N_SEEDS
 from ..claim import Claim, Correction, WidgetClaims, judge
-from ..interactive import _round, control, spec
+from ..interactive import control, plot_values, spec
+
+__all__ = ["readout", "controls", "reading", "LABELS", "CHECKS"]
 
 # --- widget 3 ------------------------------------------------------------------------
 
@@ -133,7 +135,7 @@ def readout() -> WidgetClaims:
 # --- widget 3 ---------------------------------------------------------------------------------
 
 def _big(n: int) -> str:
-    return fmt.integer(n) if n < 10**15 else fmt.power_of_ten(float(n))
+    return fmt.integer(n) if n < 10**15 else fmt.power_of_ten(n)
 
 
 LABELS = {"codes": "codis possibles, 2 elevat a d·q", "sentences": "frases possibles, Vᴸ", "missing": "bits que falten",
@@ -159,7 +161,7 @@ def controls() -> dict:
             "readout": reading(d, q, V, L),
             "plot": {"kind": "lines", "ylog": True, "xlabel": "longitud L", "ylabel": "fracció reconstruïble",
                      "marker": {"x": L, "y": float(b.fraction)},
-                     "series": [{"label": "fita", "x": list(lengths), "y": _round(curve)}]},
+                     "series": [{"label": "fita", "x": list(lengths), "y": plot_values(curve)}]},
         }
 
     return spec("w3", [

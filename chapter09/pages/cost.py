@@ -13,6 +13,8 @@ from .. import fmt
 from ..claim import Claim, Correction, WidgetClaims, judge
 from ..interactive import control, spec
 
+__all__ = ["readout", "controls", "reading", "LABELS", "CHECKS"]
+
 # --- widgets 5 and 6 (one page: cost, then memory) -----------------------------------------
 
 SHARE_WORDS = {2: "la meitat", 3: "una tercera part", 4: "una quarta part", 5: "una cinquena part"}
@@ -94,7 +96,7 @@ def readout() -> WidgetClaims:
     if tokens_for_state.denominator != 1:
         raise ValueError(f"the exercise needs a whole number of tokens, got {tokens_for_state}")
     n = {
-        "w5_L": fmt.integer(L), "w5_d": fmt.integer(d),
+        "w5_L": fmt.integer(L), "w5_d": fmt.integer(d), "w5_flops_per_mac": fmt.integer(w5.FLOPS_PER_MAC),
         "w5_proj": fmt.power_of_ten(w5.projection_flops(L, d)),
         "w5_att": fmt.power_of_ten(w5.attention_flops(L, d)),
         "w5_transformer": fmt.power_of_ten(w5.transformer_flops(L, d)),

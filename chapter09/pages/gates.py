@@ -10,7 +10,9 @@ from functools import lru_cache
 from .. import fmt
 from .. import gates as w7
 from ..claim import Claim, Correction, WidgetClaims, judge
-from ..interactive import _round, control, spec
+from ..interactive import control, plot_values, spec
+
+__all__ = ["readout", "controls", "reading", "LABELS", "CHECKS"]
 
 # --- widget 7 ------------------------------------------------------------------------
 
@@ -162,8 +164,8 @@ def controls() -> dict:
             "readout": reading(top_k),
             "plot": {"kind": "bars", "xlabel": "canal", "ylabel": "sortida",
                      "labels": [str(j + 1) for j in range(g.channels)],
-                     "series": [{"label": "σ(a)⊙b", "y": _round(w7.reference(g.a, g.b))},
-                                {"label": f"router top-{top_k}", "y": _round(w7.moe(g.a, g.b, top_k))}]},
+                     "series": [{"label": "σ(a)⊙b", "y": plot_values(w7.reference(g.a, g.b))},
+                                {"label": f"router top-{top_k}", "y": plot_values(w7.moe(g.a, g.b, top_k))}]},
         }
 
     return spec("w7", [

@@ -11,7 +11,9 @@ from .. import fmt
 from .. import lstm_gradient as w2
 from .. import rnn_gradient as w1
 from ..claim import Claim, Correction, WidgetClaims, judge
-from ..interactive import _round, control, spec
+from ..interactive import control, plot_values, spec
+
+__all__ = ["readout", "controls", "reading", "LABELS", "CHECKS"]
 
 # --- widget 2 ------------------------------------------------------------------------
 
@@ -267,10 +269,10 @@ def controls() -> dict:
             "readout": reading(forget, pinned),
             "plot": {"kind": "lines", "ylog": True, "xlabel": "passos enrere k", "ylabel": "norma del gradient",
                      "series": [
-                         {"label": "RNN", "x": k.tolist(), "y": _round(np.exp(rnn.log_grad_norms))},
-                         {"label": "LSTM, tot el gradient", "x": k.tolist(), "y": _round(np.exp(r.log_whole))},
+                         {"label": "RNN", "x": k.tolist(), "y": plot_values(np.exp(rnn.log_grad_norms))},
+                         {"label": "LSTM, tot el gradient", "x": k.tolist(), "y": plot_values(np.exp(r.log_whole))},
                          {"label": "LSTM, camí de la cel·la", "dash": True, "x": k.tolist(),
-                          "y": _round(np.exp(r.log_cell))}]},
+                          "y": plot_values(np.exp(r.log_cell))}]},
         }
 
     return spec("w2", [

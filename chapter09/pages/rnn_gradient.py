@@ -9,7 +9,9 @@ import numpy as np
 from .. import fmt
 from .. import rnn_gradient as w1
 from ..claim import Claim, Correction, WidgetClaims, judge
-from ..interactive import _round, control, spec
+from ..interactive import control, plot_values, spec
+
+__all__ = ["readout", "controls", "reading", "LABELS", "CHECKS"]
 
 # --- the claims' checks: each judges the numbers of one sentence of the book ----------------
 
@@ -294,9 +296,9 @@ def controls() -> dict:
             "readout": _widget_readout(_Entry(sw, i)),
             "plot": {"kind": "lines", "ylog": True, "xlabel": "passos enrere k", "ylabel": "‖∂ℒ/∂h‖",
                      "series": [
-                         {"label": "mesurat", "x": k.tolist(), "y": _round(np.exp(sw.log_grad_norms[i]))},
+                         {"label": "mesurat", "x": k.tolist(), "y": plot_values(np.exp(sw.log_grad_norms[i]))},
                          {"label": "previst", "dash": True, "x": [0, int(k[-1])],
-                          "y": _round(np.exp([0.0, predicted * k[-1]]))}]},
+                          "y": plot_values(np.exp([0.0, predicted * k[-1]]))}]},
         }
 
     return spec("w1", [
