@@ -22,8 +22,21 @@ root_doc = "index"
 exclude_patterns = ["**.ipynb_checkpoints"]
 
 # shared_kernels early: a clean build's kernels start while Sphinx imports the rest
-extensions = ["interrupt", "shared_kernels", "myst_nb", "sphinxcontrib.bibtex", "bibliography", "catalan", "offline_math",
-              "notebooks", "figure_alt", "fences", "exec_keys", "sphinx_togglebutton", "sphinx_copybutton"]
+extensions = [
+    "interrupt",
+    "shared_kernels",
+    "myst_nb",
+    "sphinxcontrib.bibtex",
+    "bibliography",
+    "catalan",
+    "offline_math",
+    "notebooks",
+    "figure_alt",
+    "fences",
+    "exec_keys",
+    "sphinx_togglebutton",
+    "sphinx_copybutton",
+]
 copybutton_exclude = ".linenos, .gp, .go"  # copy the code alone: no line numbers, prompts or outputs
 copybutton_selector = "div.cell_input div.highlight pre"  # a button on the code cells, none on their outputs
 togglebutton_hint = "Mostra"
@@ -81,7 +94,9 @@ latex_toplevel_sectioning = "section"
 latex_show_urls = "no"
 # The PDF's metadata: the custom title page below does not set it (PDF/UA readers announce it)
 PDF_METADATA = (r"\AtBeginDocument{\hypersetup{pdftitle={%s}, pdfauthor={%s}, pdflang={ca}}}" + "\n") % (
-    project, author[0].upper() + author[1:])
+    project,
+    author[0].upper() + author[1:],
+)
 latex_elements = {
     "papersize": "a4paper",
     "extraclassoptions": "openany,oneside",
@@ -121,7 +136,8 @@ latex_elements = {
   {\end{thebibliography}\end{hyphenrules}}
 \makeatother
 \sphinxsetup{verbatimwrapslines=true, verbatimforcewraps=true}
-""" + PDF_METADATA,
+"""
+    + PDF_METADATA,
     "maketitle": r"""
 \begin{titlepage}
 \centering\vspace*{6cm}
@@ -132,13 +148,15 @@ latex_elements = {
 en construir el llibre, amb el paquet de Python \texttt{chapter09}.\par}
 \vfill{\large %s\par}
 \end{titlepage}
-""" % (CHAPTER_NUMBER, CHAPTER_TITLE, author[0].upper() + author[1:]),
+"""
+    % (CHAPTER_NUMBER, CHAPTER_TITLE, author[0].upper() + author[1:]),
     "tableofcontents": r"""
 \renewcommand{\contentsname}{Índex}
 \sphinxtableofcontents
 \setcounter{chapter}{%d}
 \chapter{%s}
-""" % (CHAPTER_NUMBER - 1, CHAPTER_TITLE),
+"""
+    % (CHAPTER_NUMBER - 1, CHAPTER_TITLE),
     "printindex": "",
 }
 latex_domain_indices = False

@@ -22,12 +22,11 @@ from pybtex.style.formatting.unsrt import Style as Plain
 from pybtex.style.formatting.unsrt import date, pages
 from pybtex.style.labels import BaseLabelStyle
 from pybtex.style.sorting import BaseSortingStyle
-from pybtex.style.template import (field as bib_field, first_of, join, names, optional, optional_field,
-                                   sentence, tag, words)
+from pybtex.style.template import field as bib_field
+from pybtex.style.template import first_of, join, names, optional, optional_field, sentence, tag, words
 from sphinxcontrib.bibtex.plugin import register_plugin
 from sphinxcontrib.bibtex.style.referencing import PersonStyle
 from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
-
 
 PLAIN_TEXT = PlainText()  # one backend: ``render_as("text")`` would look it up among the plugins each time
 

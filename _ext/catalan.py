@@ -18,11 +18,13 @@ from sphinx.search import SearchLanguage
 
 LOCALE = Path(__file__).resolve().parents[1] / "locale"
 
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a al als amb aquest aquesta aquestes aquests aquell aquella aquelles aquells cada com de del dels
 des el els en entre era es és ha han hi i la les li lo més mes na no o on per però perquè pel pels
 que qui se sense si sí són sobre també un una unes uns va van ja ni ho the
-""".split())
+""".split()
+)
 
 
 class SearchCatalan(SearchLanguage):

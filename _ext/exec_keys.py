@@ -46,8 +46,9 @@ from myst_nb.sphinx_ext import add_global_html_resources
 from sphinx.errors import ConfigError, SphinxError
 from sphinx.util import logging
 
-from fences import unclosed_message
 from chapter09.provenance import dependencies, is_notebook_page, library_digest, page_digest, page_modules
+
+from fences import unclosed_message
 
 logger = logging.getLogger(__name__)
 
@@ -119,8 +120,9 @@ def front_matter_problem(page_text: str) -> str | None:
         meta = yaml.safe_load(match.group(1))
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
-        return (f"its front matter is not valid YAML ({getattr(exc, 'problem', exc)}"
-                + (f", line {where.line + 2} of the page)" if where else ")"))
+        return f"its front matter is not valid YAML ({getattr(exc, 'problem', exc)}" + (
+            f", line {where.line + 2} of the page)" if where else ")"
+        )
     if not isinstance(meta, dict) or meta.get("file_format") != "mystnb":
         return "its front matter does not say file_format: mystnb"
     kernel = meta.get("kernelspec")
@@ -137,11 +139,15 @@ def fail(path: Path, message: str) -> None:
 
 def notebook_pages(app) -> dict[str, Path]:
     """Every page of the book that myst-nb executes, by docname."""
-    return {path.stem: path for path in sorted(Path(app.srcdir).glob("*.md"))
-            if is_notebook_page(path.read_text(encoding="utf-8"))}
+    return {
+        path.stem: path
+        for path in sorted(Path(app.srcdir).glob("*.md"))
+        if is_notebook_page(path.read_text(encoding="utf-8"))
+    }
 
 
 # --- while Sphinx reads a page ---------------------------------------------------------------
+
 
 def add_key(app, docname: str, source: list[str]) -> None:
     """source-read: append the key cell; the page depends on the module files it imports."""
@@ -156,6 +162,7 @@ def add_key(app, docname: str, source: list[str]) -> None:
 
 # --- the cache ------------------------------------------------------------------------------------
 
+
 def cache_path(app) -> Path:
     return Path(app.env.mystnb_config.execution_cache_path)
 
@@ -165,8 +172,10 @@ def choose_cache(app, config) -> None:
     if CACHE_VARIABLE in os.environ:
         value = os.environ[CACHE_VARIABLE].strip()
         if not value:
-            raise ConfigError(f"{CACHE_VARIABLE} is set but empty: give it a folder for the execution "
-                              "cache, or unset it to keep the cache beside the build output")
+            raise ConfigError(
+                f"{CACHE_VARIABLE} is set but empty: give it a folder for the execution "
+                "cache, or unset it to keep the cache beside the build output"
+            )
         config.nb_execution_cache_path = value
 
 
@@ -178,9 +187,13 @@ def heal_cache(app) -> None:
     cache = get_cache(folder)
     try:
         records = cache.list_cache_records()
-    except Exception as exc:  # noqa: BLE001  (sqlite: not a database, malformed, no such table…)
-        logger.warning(f"the execution cache {folder} cannot be read ({type(exc).__name__}); it is emptied "
-                       "and every page executes again", type="chapter09", subtype="cache")
+    except Exception as exc:
+        logger.warning(
+            f"the execution cache {folder} cannot be read ({type(exc).__name__}); it is emptied "
+            "and every page executes again",
+            type="chapter09",
+            subtype="cache",
+        )
         shutil.rmtree(folder, ignore_errors=True)
         return
     damaged = []
@@ -189,10 +202,13 @@ def heal_cache(app) -> None:
             bundle = cache.get_cache_bundle(record.pk)
             if cache.create_hashed_notebook(bundle.nb)[1] != record.hashkey:
                 raise ValueError("its notebook does not match its key")
-        except Exception as exc:  # noqa: BLE001  (missing file, truncated JSON, not a notebook…)
-            logger.warning(f"{record.uri}: its record in the execution cache {folder} is damaged "
-                           f"({type(exc).__name__}: {exc}); it is dropped and the page executes again",
-                           type="chapter09", subtype="cache")
+        except Exception as exc:
+            logger.warning(
+                f"{record.uri}: its record in the execution cache {folder} is damaged "
+                f"({type(exc).__name__}: {exc}); it is dropped and the page executes again",
+                type="chapter09",
+                subtype="cache",
+            )
             damaged.append(record.pk)
     for pk in damaged:
         try:

@@ -47,8 +47,10 @@ def unclosed(text: str, md, first_line: int = 1) -> list[tuple[int, str]]:
 
 
 def message(line: int, opening: str) -> str:
-    return (f"line {line}: the fence {opening!r} is never closed, so the rest of the page would go into "
-            f"it (close it with a line of {re.match(r'[:`]+', opening).group()!r})")
+    return (
+        f"line {line}: the fence {opening!r} is never closed, so the rest of the page would go into "
+        f"it (close it with a line of {re.match(r'[:`]+', opening).group()!r})"
+    )
 
 
 def unclosed_message(app, text: str) -> str | None:

@@ -24,9 +24,8 @@ import re
 from pathlib import Path
 
 from docutils import nodes
-from sphinx.util import logging
-
 from notebooks import glued_strings, is_notebook
+from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
 
@@ -77,8 +76,12 @@ def fill_alt_texts(app, doctree: nodes.document) -> None:
     glued = glued_strings(app, Path(app.env.doc2path(docname))) if is_notebook(app, docname) else {}
 
     def warn(key, node):
-        logger.warning(f"a figure's :alt: names {{{key}}}, which the page does not glue; "
-                       "its caption stands in", location=docname, type="figure_alt", subtype="missing")
+        logger.warning(
+            f"a figure's :alt: names {{{key}}}, which the page does not glue; its caption stands in",
+            location=docname,
+            type="figure_alt",
+            subtype="missing",
+        )
 
     substitute(doctree, glued, warn)
 

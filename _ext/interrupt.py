@@ -17,8 +17,15 @@ import signal
 _received: list[int] = []
 _MAIN = os.getpid()
 
-CHECKPOINTS = ("env-before-read-docs", "source-read", "doctree-read", "env-updated", "doctree-resolved",
-               "html-page-context", "build-finished")
+CHECKPOINTS = (
+    "env-before-read-docs",
+    "source-read",
+    "doctree-read",
+    "env-updated",
+    "doctree-resolved",
+    "html-page-context",
+    "build-finished",
+)
 
 
 def _on_signal(signum, frame):

@@ -60,8 +60,11 @@ class KernelPool:
         remove_orphan_connection_files(self.runtime)
         self.runtime.mkdir(parents=True, exist_ok=True)
         # killed while a kernel starts, the build cannot remove what that kernel has not read yet
-        self.watchdog = subprocess.Popen([sys.executable, "-c", WATCHDOG, str(os.getpid()), str(self.runtime)],
-                                         start_new_session=True, stdin=subprocess.DEVNULL)
+        self.watchdog = subprocess.Popen(
+            [sys.executable, "-c", WATCHDOG, str(os.getpid()), str(self.runtime)],
+            start_new_session=True,
+            stdin=subprocess.DEVNULL,
+        )
         atexit.register(self.close)  # an interrupted build exits through here too
         self.thread.start()
         self.kernels = [self._submit(self._start(i)) for i in range(self.size)]
@@ -71,8 +74,9 @@ class KernelPool:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop)
 
     async def _start(self, index: int):
-        km = AsyncKernelManager(kernel_name=KERNEL,
-                                connection_file=str(self.runtime / f"kernel-{os.getpid()}-{index}.json"))
+        km = AsyncKernelManager(
+            kernel_name=KERNEL, connection_file=str(self.runtime / f"kernel-{os.getpid()}-{index}.json")
+        )
         self.managers.append(km)
         await km.start_kernel(cwd=self.cwd)
         kc = km.client()
@@ -110,15 +114,21 @@ class KernelPool:
         return results
 
     async def _execute(self, km, kc, notebook):
-        client = NotebookClient(notebook, km=km, timeout=self.timeout, allow_errors=False,
-                                record_timing=False, resources={"metadata": {"path": self.cwd}})
+        client = NotebookClient(
+            notebook,
+            km=km,
+            timeout=self.timeout,
+            allow_errors=False,
+            record_timing=False,
+            resources={"metadata": {"path": self.cwd}},
+        )
         client.kc = kc  # the pool's client (nbclient would open one of its own)
         kc.allow_stdin = False
         await self._silently(kc, f"import os; os.environ.update({self.environment!r})")
         start, error = time.perf_counter(), None
         try:
             await client.async_execute()
-        except Exception as exc:  # noqa: BLE001  (reported with its page by execute_before_reading)
+        except Exception as exc:
             error = exc
         seconds = time.perf_counter() - start
         await self._silently(kc, "%reset -f")
@@ -126,6 +136,7 @@ class KernelPool:
 
     def close(self) -> None:
         """Stop what runs, shut every kernel down (started or starting); bounded in time."""
+
         async def stop(km):
             try:
                 if km.has_kernel:
@@ -153,8 +164,6 @@ class KernelPool:
         finally:
             self.loop.call_soon_threadsafe(self.loop.stop)
             self.thread.join(timeout=10)
-
-
 
 
 # Run beside the build: once the build is gone (its child is handed to another parent), the

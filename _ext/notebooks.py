@@ -53,6 +53,7 @@ def is_notebook(app, pagename: str) -> bool:
 
 # --- the page's computed strings ---------------------------------------------------------------
 
+
 def glued_strings(app, path: Path) -> dict[str, str]:
     """The strings the page glued when it was executed, read from its record in the cache
     (empty when execution is off or the page has no record)."""
@@ -97,6 +98,7 @@ def citations(bibfile: Path) -> dict[str, tuple[str, str]]:
 
 # --- MyST to plain Markdown ---------------------------------------------------------------------
 
+
 def plain_roles(text: str, glued: dict[str, str], cited: dict[str, tuple[str, str]]) -> str:
     def role(match) -> str:
         name, body = match["role"], match["body"]
@@ -114,6 +116,7 @@ def plain_roles(text: str, glued: dict[str, str], cited: dict[str, tuple[str, st
             text = label.group(1) if label else body
             return text.replace("%s", "").replace("  ", " ").strip()
         return body
+
     return ROLE.sub(role, text)
 
 
@@ -130,7 +133,7 @@ def plain_cells(source: str, glued: dict[str, str], cited: dict) -> list[tuple[s
     for line in source.splitlines():
         opened = FENCE.match(line)
         if stack and line.strip() == stack[-1][0]:  # the innermost directive closes
-            fence, name, _ = stack.pop()
+            _fence, name, _ = stack.pop()
             if name == "only":
                 skipping -= 1
             elif name == "glue:figure" and not skipping:
@@ -150,7 +153,7 @@ def plain_cells(source: str, glued: dict[str, str], cited: dict) -> list[tuple[s
             if name == "admonition" and not skipping:
                 emit("")
             continue
-        if skipping or re.match(r"^:[\w-]+:", line) and stack:
+        if skipping or (re.match(r"^:[\w-]+:", line) and stack):
             continue  # a directive's options (:class:, :name:)
         if line.startswith("$$ (") and line.rstrip().endswith(")"):
             line = "$$"  # an equation's label: the notebook numbers nothing
@@ -159,8 +162,11 @@ def plain_cells(source: str, glued: dict[str, str], cited: dict) -> list[tuple[s
         emit(plain_roles(line, glued, cited))
     cells.append(("markdown", "\n".join(lines).strip()))
     # a directive's options leave blank lines behind: one is enough, in a quotation too
-    return [(kind, re.sub(r"(\n(?:> ?)*>\n)(?:(?:> ?)*>\n)+", r"\1", re.sub(r"\n{3,}", "\n\n", text)))
-            for kind, text in cells if text]
+    return [
+        (kind, re.sub(r"(\n(?:> ?)*>\n)(?:(?:> ?)*>\n)+", r"\1", re.sub(r"\n{3,}", "\n\n", text)))
+        for kind, text in cells
+        if text
+    ]
 
 
 def notebook_for_readers(app, pagename: str):
@@ -199,13 +205,16 @@ def add_download_button(app, pagename, templatename, context, doctree):
     if app.builder.format != "html" or not is_notebook(app, pagename):
         return
     path = write_notebook(app, pagename)
-    context.setdefault("header_buttons", []).insert(0, {
-        "type": "link",
-        "url": context["pathto"](path, 1),
-        "tooltip": "Descarrega el quadern (.ipynb)",
-        "icon": "fas fa-download",
-        "label": "download-notebook-button",
-    })
+    context.setdefault("header_buttons", []).insert(
+        0,
+        {
+            "type": "link",
+            "url": context["pathto"](path, 1),
+            "tooltip": "Descarrega el quadern (.ipynb)",
+            "icon": "fas fa-download",
+            "label": "download-notebook-button",
+        },
+    )
 
 
 def setup(app):

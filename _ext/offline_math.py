@@ -20,7 +20,7 @@ def mathjax_source() -> Path:
     spec = importlib.util.find_spec("sphinx-mathjax-offline")
     if spec is None or not spec.submodule_search_locations:
         raise RuntimeError("MathJax is missing: pip install sphinx-mathjax-offline (the book extra)")
-    return Path(list(spec.submodule_search_locations)[0]) / "static" / "mathjax"
+    return Path(next(iter(spec.submodule_search_locations))) / "static" / "mathjax"
 
 
 def copy_mathjax(app, builder) -> None:

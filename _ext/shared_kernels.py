@@ -32,6 +32,7 @@ from sphinx.errors import SphinxError
 from sphinx.util import logging
 
 from chapter09.provenance import PACKAGE, dependencies, is_notebook_page, page_modules
+
 from kernel_pool import KERNEL, KernelPool, renumber
 
 # jupyter-cache and exec_keys (myst-nb) are imported where they are used: this module is
@@ -98,16 +99,22 @@ def _pool(app, pages: dict[str, Path]) -> KernelPool:
     """A pool (not started) of one kernel per core, at most one per page, warmed with the pages' imports."""
     modules = sorted(set().union(*(page_modules(p.read_text(encoding="utf-8")) for p in pages.values())))
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return KernelPool(max(1, min(len(pages), cores)), Path(app.srcdir), Path(app.doctreedir) / "kernels",
-                      "\n".join(f"import {m}" for m in modules), timeout=300)
+    return KernelPool(
+        max(1, min(len(pages), cores)),
+        Path(app.srcdir),
+        Path(app.doctreedir) / "kernels",
+        "\n".join(f"import {m}" for m in modules),
+        timeout=300,
+    )
 
 
 def start_for_a_clean_build(app) -> None:
     """setup: with no execution cache yet, every page will run: start the kernels right away,
     while Sphinx imports the other extensions (builder-inited decides for the other builds)."""
     folder = os.environ.get("CHAPTER09_CACHE", "").strip() or Path(app.outdir).parent / ".jupyter_cache"
-    pages = {p.stem: p for p in sorted(Path(app.srcdir).glob("*.md"))
-             if is_notebook_page(p.read_text(encoding="utf-8"))}
+    pages = {
+        p.stem: p for p in sorted(Path(app.srcdir).glob("*.md")) if is_notebook_page(p.read_text(encoding="utf-8"))
+    }
     app.chapter09_pool = None
     if pages and not (Path(folder) / "global.db").exists():
         app.chapter09_pool = _pool(app, pages)  # assigned first: closed whatever happens
@@ -155,12 +162,17 @@ def execute_before_reading(app, env, docnames) -> None:
         try:
             results = pool.run(notebooks, {FORMATS_VARIABLE: figure_format(app)})
         except NoSuchKernel as exc:
-            stop(f"no Jupyter kernel named {KERNEL!r}: install ipykernel in this environment "
-                 "(pip install -e '.[book]')", exc)
+            stop(
+                f"no Jupyter kernel named {KERNEL!r}: install ipykernel in this environment (pip install -e '.[book]')",
+                exc,
+            )
         except (RuntimeError, TimeoutError, OSError) as exc:
             spec = KernelSpecManager().get_kernel_spec(KERNEL)
-            stop(f"the Jupyter kernel {KERNEL!r} ({' '.join(spec.argv)}, from {spec.resource_dir}) could not "
-                 f"start or answer: {type(exc).__name__}: {exc}", exc)
+            stop(
+                f"the Jupyter kernel {KERNEL!r} ({' '.join(spec.argv)}, from {spec.resource_dir}) could not "
+                f"start or answer: {type(exc).__name__}: {exc}",
+                exc,
+            )
         cache = get_cache(cache_path(app))
         failed = []
         for docname, (seconds, error) in sorted(results.items()):
@@ -171,12 +183,19 @@ def execute_before_reading(app, env, docnames) -> None:
             renumber(notebook)
             cache.cache_notebook_bundle(
                 CacheBundleIn(notebook, str(pages[docname]), data={"execution_seconds": seconds}),
-                check_validity=False, overwrite=True)
+                check_validity=False,
+                overwrite=True,
+            )
             logger.info(f"{docname}: executed in a shared kernel in {seconds:.2f} s")
         logger.info(f"shared kernels: {len(notebooks)} page(s) in {time.perf_counter() - start:.2f} s")
         if failed and app.config.nb_execution_raise_on_error:
-            stop("\n\n".join(f"{pages[d]}: code cell {failing_cell(notebooks[d])} raised {type(e).__name__}:\n"
-                              + ANSI.sub("", str(e)).strip() for d, e in failed))
+            stop(
+                "\n\n".join(
+                    f"{pages[d]}: code cell {failing_cell(notebooks[d])} raised {type(e).__name__}:\n"
+                    + ANSI.sub("", str(e)).strip()
+                    for d, e in failed
+                )
+            )
     finally:
         if pool is not None:
             pool.close()

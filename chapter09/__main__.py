@@ -31,30 +31,57 @@ __all__ = ["ALIASES", "WIDGETS", "Widget", "main"]
 
 @dataclass(frozen=True)
 class Widget:
-    name: str             # the command: the page's name without its number
-    number: str           # the figure's number, also accepted as the command
-    module: str           # its module in chapter09.pages
+    name: str  # the command: the page's name without its number
+    number: str  # the figure's number, also accepted as the command
+    module: str  # its module in chapter09.pages
     title: str
-    options: dict         # reading()'s parameter → (help, kind), kind in int, float, bool
-    names: dict = None    # the widget functions' name of a parameter, where it differs: name → option
+    options: dict  # reading()'s parameter → (help, kind), kind in int, float, bool
+    names: dict = None  # the widget functions' name of a parameter, where it differs: name → option
 
 
 WIDGETS = (
-    Widget("gradient-rnn", "1", "rnn_gradient", "El gradient a través d’una RNN",
-           {"w_scale": ("escala de la matriu recurrent Wₕₕ", float),
-            "input_scale": ("escala de l’entrada", float)}),
-    Widget("rnn-lstm", "2", "lstm_gradient", "RNN contra LSTM: per on torna el gradient",
-           {"forget": ("porta d’oblit mitjana f", float),
-            "pinned": ("porta d’oblit fixa a f (sí o no)", bool)}),
-    Widget("coll-ampolla", "3", "bottleneck", "El coll d’ampolla del seq2seq",
-           {"d": ("components del vector de context", int), "q": ("bits per component", int),
-            "V": ("paraules del vocabulari", int), "L": ("paraules de la frase", int)}),
-    Widget("atencio", "4", "attention", "Els pesos de l’atenció",
-           {"tau": ("temperatura τ de la softmax", float)}, {"temperature": "tau"}),
-    Widget("cost-i-memoria", "5", "cost", "Cost per capa i memòria en inferència",
-           {"L": ("longitud de la seqüència, en tokens", int), "d": ("amplada del model", int)}),
-    Widget("portes", "7", "gates", "Les portes: σ(a)⊙b",
-           {"top_k": ("canals que el router deixa passar (top-k)", int)}),
+    Widget(
+        "gradient-rnn",
+        "1",
+        "rnn_gradient",
+        "El gradient a través d’una RNN",
+        {"w_scale": ("escala de la matriu recurrent Wₕₕ", float), "input_scale": ("escala de l’entrada", float)},
+    ),
+    Widget(
+        "rnn-lstm",
+        "2",
+        "lstm_gradient",
+        "RNN contra LSTM: per on torna el gradient",
+        {"forget": ("porta d’oblit mitjana f", float), "pinned": ("porta d’oblit fixa a f (sí o no)", bool)},
+    ),
+    Widget(
+        "coll-ampolla",
+        "3",
+        "bottleneck",
+        "El coll d’ampolla del seq2seq",
+        {
+            "d": ("components del vector de context", int),
+            "q": ("bits per component", int),
+            "V": ("paraules del vocabulari", int),
+            "L": ("paraules de la frase", int),
+        },
+    ),
+    Widget(
+        "atencio",
+        "4",
+        "attention",
+        "Els pesos de l’atenció",
+        {"tau": ("temperatura τ de la softmax", float)},
+        {"temperature": "tau"},
+    ),
+    Widget(
+        "cost-i-memoria",
+        "5",
+        "cost",
+        "Cost per capa i memòria en inferència",
+        {"L": ("longitud de la seqüència, en tokens", int), "d": ("amplada del model", int)},
+    ),
+    Widget("portes", "7", "gates", "Les portes: σ(a)⊙b", {"top_k": ("canals que el router deixa passar (top-k)", int)}),
 )
 ALIASES = {"6": "cost-i-memoria", "w6": "cost-i-memoria"}  # figure 6 (memory) shares page 5's widget
 
@@ -118,7 +145,8 @@ def why(error: InvalidParameter, w: Widget) -> str:
     if error.kind == "integer":
         allowed = f"un enter de {lo} a {hi}"
     else:
-        allowed = f"un nombre {'més gran que' if error.lo_open else 'des de'} {lo} {'i fins a' if error.lo_open else 'fins a'} {hi}"
+        start, end = ("més gran que", "i fins a") if error.lo_open else ("des de", "fins a")
+        allowed = f"un nombre {start} {lo} {end} {hi}"
     value = error.value if isinstance(error.value, str) else shown(error.value)
     option = (w.names or {}).get(error.name, error.name)
     return f"--{option} ha de ser {allowed}; s’ha donat {value}"
@@ -132,8 +160,9 @@ class CatalanFormatter(argparse.RawDescriptionHelpFormatter):
 class Parser(argparse.ArgumentParser):
     def __init__(self, **kwargs):
         super().__init__(formatter_class=CatalanFormatter, add_help=False, **kwargs)
-        self.add_argument_group("opcions").add_argument("-h", "--help", action="help",
-                                                        help="mostra aquesta ajuda i surt")
+        self.add_argument_group("opcions").add_argument(
+            "-h", "--help", action="help", help="mostra aquesta ajuda i surt"
+        )
 
     def error(self, message: str):
         for english, catalan in MESSAGES.items():
@@ -143,23 +172,31 @@ class Parser(argparse.ArgumentParser):
 
 
 def parser() -> Parser:
-    main = Parser(prog="python -m chapter09",
-                  description="Escriu la lectura d’una figura del capítol 9 per a qualsevol valor dels seus "
-                              "paràmetres: els mateixos números que la pàgina, en format català.",
-                  epilog="Exemple: python -m chapter09 atencio --tau 0,05\n"
-                         "Ajuda d’una figura: python -m chapter09 atencio --help")
+    main = Parser(
+        prog="python -m chapter09",
+        description="Escriu la lectura d’una figura del capítol 9 per a qualsevol valor dels seus "
+        "paràmetres: els mateixos números que la pàgina, en format català.",
+        epilog="Exemple: python -m chapter09 atencio --tau 0,05\n"
+        "Ajuda d’una figura: python -m chapter09 atencio --help",
+    )
     figures = main.add_subparsers(title="figures", dest="figure", metavar="figura", parser_class=Parser)
     figures.required = True
     for w in WIDGETS:
         defaults = inspect.signature(page(w).reading).parameters
         aliases = [w.number, f"w{w.number}"] + [a for a, target in ALIASES.items() if target == w.name]
-        sub = figures.add_parser(w.name, aliases=aliases, help=f"figura {w.number}: {w.title}",
-                                 description=f"Figura {w.number}: {w.title}.")
+        sub = figures.add_parser(
+            w.name, aliases=aliases, help=f"figura {w.number}: {w.title}", description=f"Figura {w.number}: {w.title}."
+        )
         group = sub.add_argument_group("paràmetres (sense cap, els valors per defecte de la pàgina)")
         for option, (text, kind) in w.options.items():
             default = defaults[option].default
-            group.add_argument(f"--{option}", type=lambda s, k=kind: number(s, k), default=default,
-                               metavar="valor", help=f"{text} (per defecte, {shown(default)})")
+            group.add_argument(
+                f"--{option}",
+                type=lambda s, k=kind: number(s, k),
+                default=default,
+                metavar="valor",
+                help=f"{text} (per defecte, {shown(default)})",
+            )
     return main
 
 

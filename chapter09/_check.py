@@ -15,8 +15,21 @@ import numbers
 
 import numpy as np
 
-__all__ = ["InvalidParameter", "WrongType", "array", "count", "flag", "frozen", "function", "instance", "integer",
-           "real", "seeds", "size", "text"]
+__all__ = [
+    "InvalidParameter",
+    "WrongType",
+    "array",
+    "count",
+    "flag",
+    "frozen",
+    "function",
+    "instance",
+    "integer",
+    "real",
+    "seeds",
+    "size",
+    "text",
+]
 
 SEED_MAX = 2**63 - 1
 MAX_ELEMENTS = 10**8  # numbers in an array built from a sequence (800 MB of float64)

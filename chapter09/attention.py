@@ -33,30 +33,60 @@ give a span that changes with the draw:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from . import _check
 from .common import N_SEEDS, memo
 
-__all__ = ["N", "D", "SLOPE", "TEMPERATURE", "COLD", "WARM", "TAU_MIN", "TAU_MAX", "COPY_TOL", "MEAN_TOL",
-           "alignment_scores", "dot_scores", "softmax", "effective_span", "participation", "hull_excess",
-           "ulp_error", "Attention", "attend", "span_curve", "Robustness", "robustness", "row_sum_split",
-           "constant_states", "underflow", "SeedDependence", "seed_dependence", "Limits", "limits", "MAX_SEEDS",
-           "MAX_TEMPERATURES", "WORK_LIMIT", "SUM_TOL"]
+__all__ = [
+    "COLD",
+    "COPY_TOL",
+    "MAX_SEEDS",
+    "MAX_TEMPERATURES",
+    "MEAN_TOL",
+    "SLOPE",
+    "SUM_TOL",
+    "TAU_MAX",
+    "TAU_MIN",
+    "TEMPERATURE",
+    "WARM",
+    "WORK_LIMIT",
+    "Attention",
+    "D",
+    "Limits",
+    "N",
+    "Robustness",
+    "SeedDependence",
+    "alignment_scores",
+    "attend",
+    "constant_states",
+    "dot_scores",
+    "effective_span",
+    "hull_excess",
+    "limits",
+    "participation",
+    "robustness",
+    "row_sum_split",
+    "seed_dependence",
+    "softmax",
+    "span_curve",
+    "ulp_error",
+    "underflow",
+]
 
-N, D = 7, 8               # "tends to 7": seven source words
-SLOPE = 0.4               # alignment score lost per word of distance
+N, D = 7, 8  # "tends to 7": seven source words
+SLOPE = 0.4  # alignment score lost per word of distance
 TEMPERATURE = 1.0
-COLD, WARM = 0.05, 4.0    # the two temperatures the text names
+COLD, WARM = 0.05, 4.0  # the two temperatures the text names
 TAU_MIN, TAU_MAX = 1e-3, 1e3
 COPY_TOL, MEAN_TOL = 0.01, 0.1  # "a copy", "the mean": within these shares of the mean state spacing
-MAX_SEEDS = 2000          # draws of the states of one call: a few seconds at most
-MAX_TEMPERATURES = 1000   # temperatures of one call
-WORK_LIMIT = 10**10       # n_seeds·n²·d of seed_dependence(): about 3 s
-SUM_TOL = 1e-6            # a row of weights sums to 1 within this
+MAX_SEEDS = 2000  # draws of the states of one call: a few seconds at most
+MAX_TEMPERATURES = 1000  # temperatures of one call
+WORK_LIMIT = 10**10  # n_seeds·n²·d of seed_dependence(): about 3 s
+SUM_TOL = 1e-6  # a row of weights sums to 1 within this
 
 
 def alignment_scores(n: int = N, slope: float = SLOPE) -> np.ndarray:
@@ -130,7 +160,7 @@ def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
     with np.errstate(over="ignore"):
         z = scores / temperature
     _finite("scores", z)
-    z = z - z.max(axis=-1, keepdims=True)           # the largest term is exp(0) = 1
+    z = z - z.max(axis=-1, keepdims=True)  # the largest term is exp(0) = 1
     log_norm = np.log(np.exp(z).sum(axis=-1, keepdims=True))
     return np.exp(z - log_norm)
 
@@ -177,8 +207,10 @@ def _weights(alpha) -> np.ndarray:
         raise ValueError(f"alpha must hold weights in [0, 1], got {alpha[(alpha < 0) | (alpha > 1)].flat[0]}")
     sums = alpha.sum(axis=-1)
     if np.any(np.abs(sums - 1) > SUM_TOL):
-        raise ValueError(f"alpha must hold rows that sum to 1 (within {SUM_TOL}), got a row summing to "
-                         f"{sums[np.abs(sums - 1) > SUM_TOL].flat[0]}")
+        raise ValueError(
+            f"alpha must hold rows that sum to 1 (within {SUM_TOL}), got a row summing to "
+            f"{sums[np.abs(sums - 1) > SUM_TOL].flat[0]}"
+        )
     return alpha
 
 
@@ -233,14 +265,14 @@ class Attention:
     d: int
     temperature: float
     seed: int
-    states: np.ndarray      # (n, d) encoder states h_j
-    scores: np.ndarray      # (n, n)
-    alpha: np.ndarray       # (n, n), rows sum to 1
-    context: np.ndarray     # (n, d), c_t = Σ_j α_tj h_j
+    states: np.ndarray  # (n, d) encoder states h_j
+    scores: np.ndarray  # (n, n)
+    alpha: np.ndarray  # (n, n), rows sum to 1
+    context: np.ndarray  # (n, d), c_t = Σ_j α_tj h_j
     row_sums: np.ndarray
     min_weight: float
     hull_excess: float
-    span: np.ndarray        # effective span of each row
+    span: np.ndarray  # effective span of each row
     participation: np.ndarray
 
     @property
@@ -262,8 +294,7 @@ class Attention:
 
 
 @memo
-def attend(temperature: float = TEMPERATURE, n: int = N, d: int = D, seed: int = 0,
-           slope: float = SLOPE) -> Attention:
+def attend(temperature: float = TEMPERATURE, n: int = N, d: int = D, seed: int = 0, slope: float = SLOPE) -> Attention:
     """Widget 4 for one setting: random states, hand-set scores, weights and contexts.
 
     Parameters
@@ -294,15 +325,27 @@ def attend(temperature: float = TEMPERATURE, n: int = N, d: int = D, seed: int =
     alpha = softmax(scores, temperature)
     context = alpha @ states
     return Attention(
-        n=n, d=d, temperature=temperature, seed=seed, states=_check.frozen(states), scores=_check.frozen(scores),
-        alpha=_check.frozen(alpha), context=_check.frozen(context), row_sums=_check.frozen(alpha.sum(axis=1)),
-        min_weight=float(alpha.min()), hull_excess=hull_excess(context, states),
-        span=_check.frozen(effective_span(alpha)), participation=_check.frozen(participation(alpha)),
+        n=n,
+        d=d,
+        temperature=temperature,
+        seed=seed,
+        states=_check.frozen(states),
+        scores=_check.frozen(scores),
+        alpha=_check.frozen(alpha),
+        context=_check.frozen(context),
+        row_sums=_check.frozen(alpha.sum(axis=1)),
+        min_weight=float(alpha.min()),
+        hull_excess=hull_excess(context, states),
+        span=_check.frozen(effective_span(alpha)),
+        participation=_check.frozen(participation(alpha)),
     )
 
 
+SPAN_TEMPERATURES = _check.frozen(np.logspace(-3, 3, 121))  # the figure's grid of τ, 10⁻³ … 10³
+
+
 @memo
-def span_curve(temperatures=np.logspace(-3, 3, 121), n: int = N) -> tuple[np.ndarray, np.ndarray]:
+def span_curve(temperatures=SPAN_TEMPERATURES, n: int = N) -> tuple[np.ndarray, np.ndarray]:
     """Mean effective span against τ (the states do not enter: the span needs only α).
 
     Parameters
@@ -324,19 +367,22 @@ def span_curve(temperatures=np.logspace(-3, 3, 121), n: int = N) -> tuple[np.nda
 
 
 def _temperatures(temperatures) -> list[float]:
-    return [_check.real(f"temperatures[{i}]", t, TAU_MIN, TAU_MAX)
-            for i, t in enumerate(_check.count("temperatures", temperatures, MAX_TEMPERATURES))]
+    return [
+        _check.real(f"temperatures[{i}]", t, TAU_MIN, TAU_MAX)
+        for i, t in enumerate(_check.count("temperatures", temperatures, MAX_TEMPERATURES))
+    ]
 
 
 # --- how often the statements hold over draws of the states --------------------------------
 
+
 @dataclass(frozen=True)
 class Robustness:
     n_seeds: int
-    hull_exact_zero: float      # share of (seed, τ) with an excess of exactly 0.0
-    sums_within_2_ulp: float    # share of rows with |Σα − 1| ≤ 2⁻⁵²
-    sums_exactly_one: float     # share of rows with Σα == 1.0 bitwise
-    max_ulp: float              # largest |Σα − 1| in ulps (2⁻⁵³)
+    hull_exact_zero: float  # share of (seed, τ) with an excess of exactly 0.0
+    sums_within_2_ulp: float  # share of rows with |Σα − 1| ≤ 2⁻⁵²
+    sums_exactly_one: float  # share of rows with Σα == 1.0 bitwise
+    max_ulp: float  # largest |Σα − 1| in ulps (2⁻⁵³)
     temperatures: tuple
 
 
@@ -357,8 +403,10 @@ def robustness(n_seeds: int = N_SEEDS, temperatures=(TAU_MIN, COLD, TEMPERATURE,
         The shares of the (seed, τ) pairs and of the rows where each statement holds (immutable).
     """
     n_seeds = _check.integer("n_seeds", n_seeds, 1, MAX_SEEDS)
-    temperatures = [_check.real(f"temperatures[{i}]", t, TAU_MIN, TAU_MAX)
-                    for i, t in enumerate(_check.count("temperatures", temperatures, 10))]
+    temperatures = [
+        _check.real(f"temperatures[{i}]", t, TAU_MIN, TAU_MAX)
+        for i, t in enumerate(_check.count("temperatures", temperatures, 10))
+    ]
     runs = [attend(temperature=t, seed=s) for s in range(n_seeds) for t in temperatures]
     ulps = np.concatenate([ulp_error(a.row_sums) for a in runs])
     return Robustness(
@@ -460,17 +508,16 @@ def underflow(temperature: float = TAU_MIN, n: int = N, slope: float = SLOPE) ->
 class SeedDependence:
     n_seeds: int
     temperature: float
-    monotone_spread: float   # max − min over seeds of the mean span, hand-set scores
-    dot_span_min: float      # mean span with scaled dot-product scores, over seeds
+    monotone_spread: float  # max − min over seeds of the mean span, hand-set scores
+    dot_span_min: float  # mean span with scaled dot-product scores, over seeds
     dot_span_median: float
     dot_span_max: float
-    dot_std_raw: float       # std of h_t·h_j (t ≠ j) pooled over seeds: about √d
-    dot_std_scaled: float    # the same divided by √d: about 1
+    dot_std_raw: float  # std of h_t·h_j (t ≠ j) pooled over seeds: about √d
+    dot_std_scaled: float  # the same divided by √d: about 1
 
 
 @memo
-def seed_dependence(n_seeds: int = N_SEEDS, temperature: float = TEMPERATURE, n: int = N,
-                    d: int = D) -> SeedDependence:
+def seed_dependence(n_seeds: int = N_SEEDS, temperature: float = TEMPERATURE, n: int = N, d: int = D) -> SeedDependence:
     """The mean span over the first ``n_seeds`` draws of the states, with the page's hand-set
     scores and with scaled dot-product scores computed from the states.
 
@@ -500,10 +547,14 @@ def seed_dependence(n_seeds: int = N_SEEDS, temperature: float = TEMPERATURE, n:
     off = ~np.eye(n, dtype=bool)
     raw = np.concatenate([dot_scores(a.states, scaled=False)[off] for a in runs])
     return SeedDependence(
-        n_seeds=n_seeds, temperature=temperature,
+        n_seeds=n_seeds,
+        temperature=temperature,
         monotone_spread=float(monotone.max() - monotone.min()),
-        dot_span_min=float(dot.min()), dot_span_median=float(np.median(dot)), dot_span_max=float(dot.max()),
-        dot_std_raw=float(raw.std()), dot_std_scaled=float((raw / math.sqrt(d)).std()),
+        dot_span_min=float(dot.min()),
+        dot_span_median=float(np.median(dot)),
+        dot_span_max=float(dot.max()),
+        dot_std_raw=float(raw.std()),
+        dot_std_scaled=float((raw / math.sqrt(d)).std()),
     )
 
 
@@ -511,11 +562,12 @@ def seed_dependence(n_seeds: int = N_SEEDS, temperature: float = TEMPERATURE, n:
 class Limits:
     """How often, over draws of the states, the cold context is a copy of one state and the
     warm one the mean of the sentence (distances as shares of the mean spacing of the states)."""
+
     n_seeds: int
-    copy_share: float     # seeds with copy_gap < COPY_TOL·spacing at τ = COLD
-    copy_worst: float     # largest copy_gap / spacing
-    mean_share: float     # seeds with mean_gap < MEAN_TOL·spacing at τ = WARM
-    mean_worst: float     # largest mean_gap / spacing
+    copy_share: float  # seeds with copy_gap < COPY_TOL·spacing at τ = COLD
+    copy_worst: float  # largest copy_gap / spacing
+    mean_share: float  # seeds with mean_gap < MEAN_TOL·spacing at τ = WARM
+    mean_worst: float  # largest mean_gap / spacing
 
 
 @memo
@@ -542,5 +594,6 @@ def limits(n_seeds: int = N_SEEDS) -> Limits:
     warm = [attend(temperature=WARM, seed=s) for s in range(n_seeds)]
     copy = np.array([a.copy_gap / a.state_spacing for a in cold])
     mean = np.array([a.mean_gap / a.state_spacing for a in warm])
-    return Limits(n_seeds, float(np.mean(copy < COPY_TOL)), float(copy.max()),
-                  float(np.mean(mean < MEAN_TOL)), float(mean.max()))
+    return Limits(
+        n_seeds, float(np.mean(copy < COPY_TOL)), float(copy.max()), float(np.mean(mean < MEAN_TOL)), float(mean.max())
+    )

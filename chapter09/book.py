@@ -12,8 +12,18 @@ from matplotlib.figure import Figure
 
 from . import _check, plots
 
-__all__ = ["figure", "glue_figure", "glue_numbers", "markdown_table", "setup", "show", "table", "widget",
-           "widget_default", "widget_html"]
+__all__ = [
+    "figure",
+    "glue_figure",
+    "glue_numbers",
+    "markdown_table",
+    "setup",
+    "show",
+    "table",
+    "widget",
+    "widget_default",
+    "widget_html",
+]
 
 
 def setup() -> None:
@@ -112,8 +122,11 @@ def markdown_table(header: list[str], rows: list[list[str]]):
     from IPython.display import Markdown
 
     _check.count("header", header, 1000)
-    if not isinstance(header, list) or not isinstance(rows, list) or \
-            not all(isinstance(r, list) and len(r) == len(header) for r in rows):
+    if (
+        not isinstance(header, list)
+        or not isinstance(rows, list)
+        or not all(isinstance(r, list) and len(r) == len(header) for r in rows)
+    ):
         raise _check.WrongType("rows", rows, "a list of lists as long as header (a list)")
 
     def line(cells):
@@ -144,13 +157,20 @@ def widget_default(spec: dict) -> tuple[dict, dict]:
     if not isinstance(spec, dict) or not {"widget", "controls", "states", "readout_labels"} <= set(spec):
         raise ValueError(f"spec must be {problem}, got {type(spec).__name__}")
     controls, states, labels = spec["controls"], spec["states"], spec["readout_labels"]
-    if not isinstance(controls, list) or not all(isinstance(c, dict) and "initial" in c for c in controls) or \
-            not isinstance(states, dict) or not isinstance(labels, dict):
+    if (
+        not isinstance(controls, list)
+        or not all(isinstance(c, dict) and "initial" in c for c in controls)
+        or not isinstance(states, dict)
+        or not isinstance(labels, dict)
+    ):
         raise ValueError(f"spec must be {problem}, got other controls, states or readout_labels")
     initial = "-".join(str(c["initial"]) for c in controls)
     readout = states.get(initial, {}).get("readout") if isinstance(states.get(initial), dict) else None
-    if not isinstance(readout, dict) or not set(readout) <= set(labels) or \
-            not all(isinstance(v, str) for v in (*readout.values(), *labels.values())):
+    if (
+        not isinstance(readout, dict)
+        or not set(readout) <= set(labels)
+        or not all(isinstance(v, str) for v in (*readout.values(), *labels.values()))
+    ):
         raise ValueError(f"spec must hold a readout of str for its initial state {initial!r}, labelled, got none")
     return labels, readout
 
@@ -171,9 +191,14 @@ def widget_html(spec: dict) -> str:
     except ValueError as error:
         raise ValueError(f"spec must hold finite numbers only (JSON has no NaN or infinity): {error}") from None
     data = data.replace("</", "<\\/").replace("<!--", "<\\u0021--")
-    rows = "".join(f"<tr><th scope=\"row\">{html.escape(labels[k])}</th><td>{html.escape(v)}</td></tr>"
-                   for k, v in readout.items())
-    static = (f'<noscript><table class="ch09-readout table"><caption>Lectura amb els valors per defecte '
-              f'(el giny necessita JavaScript)</caption>{rows}</table></noscript>')
-    return (f'<div class="ch09-widget" id="ch09-{spec["widget"]}">'
-            f'<script type="application/json" class="ch09-data">{data}</script>{static}</div>')
+    rows = "".join(
+        f'<tr><th scope="row">{html.escape(labels[k])}</th><td>{html.escape(v)}</td></tr>' for k, v in readout.items()
+    )
+    static = (
+        f'<noscript><table class="ch09-readout table"><caption>Lectura amb els valors per defecte '
+        f"(el giny necessita JavaScript)</caption>{rows}</table></noscript>"
+    )
+    return (
+        f'<div class="ch09-widget" id="ch09-{spec["widget"]}">'
+        f'<script type="application/json" class="ch09-data">{data}</script>{static}</div>'
+    )

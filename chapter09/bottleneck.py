@@ -38,17 +38,33 @@ import numpy as np
 from . import _check
 from .common import memo
 
-__all__ = ["D", "Q", "V", "L", "REALISTIC", "Bottleneck", "missing_bits", "bottleneck", "longest_sentence",
-           "sentence_bits", "Pigeonhole", "encode", "pigeonhole", "fraction_by_length", "MAX_LENGTHS",
-           "MAX_FRACTION_LENGTHS", "ENUMERATION_LIMIT"]
+__all__ = [
+    "ENUMERATION_LIMIT",
+    "MAX_FRACTION_LENGTHS",
+    "MAX_LENGTHS",
+    "REALISTIC",
+    "Bottleneck",
+    "D",
+    "L",
+    "Pigeonhole",
+    "Q",
+    "V",
+    "bottleneck",
+    "encode",
+    "fraction_by_length",
+    "longest_sentence",
+    "missing_bits",
+    "pigeonhole",
+    "sentence_bits",
+]
 
 D, Q, V, L = 4, 8, 1024, 4
 # A realistic encoder of 2014: a thousand float32 components, a vocabulary of 32.000 words,
 # a long sentence of 50 words (d, q, V, L).
 REALISTIC = (1000, 32, 32000, 50)
-MAX_LENGTHS = 10**6             # sentence_bits(): lengths of one call (half a second)
-MAX_FRACTION_LENGTHS = 1000     # fraction_by_length(): each length computes V^L exactly
-ENUMERATION_LIMIT = 2 * 10**7   # pigeonhole(): V^L·L·d numbers of the enumeration (about 2 s, 160 MB)
+MAX_LENGTHS = 10**6  # sentence_bits(): lengths of one call (half a second)
+MAX_FRACTION_LENGTHS = 1000  # fraction_by_length(): each length computes V^L exactly
+ENUMERATION_LIMIT = 2 * 10**7  # pigeonhole(): V^L·L·d numbers of the enumeration (about 2 s, 160 MB)
 
 
 @dataclass(frozen=True)
@@ -57,8 +73,8 @@ class Bottleneck:
     q: int
     V: int
     L: int
-    codes: int          # 2^(d·q)
-    sentences: int      # V^L
+    codes: int  # 2^(d·q)
+    sentences: int  # V^L
     missing_bits: float  # L·log₂V − d·q (≤ 0: nothing is missing)
     fraction: Fraction  # largest reconstructible fraction, min(1, codes / sentences)
 
@@ -68,8 +84,12 @@ class Bottleneck:
 
 
 def _params(d, q, V, L):
-    return (_check.integer("d", d, 1, 4096), _check.integer("q", q, 1, 64),
-            _check.integer("V", V, 2, 10**7), _check.integer("L", L, 1, 4096))
+    return (
+        _check.integer("d", d, 1, 4096),
+        _check.integer("q", q, 1, 64),
+        _check.integer("V", V, 2, 10**7),
+        _check.integer("L", L, 1, 4096),
+    )
 
 
 def missing_bits(d: int, q: int, V: int, L: int) -> float:
@@ -118,8 +138,9 @@ def bottleneck(d: int = D, q: int = Q, V: int = V, L: int = L) -> Bottleneck:
     """
     d, q, V, L = _params(d, q, V, L)
     codes, sentences = 2 ** (d * q), V**L
-    return Bottleneck(d, q, V, L, codes, sentences, missing_bits(d, q, V, L),
-                      min(Fraction(1), Fraction(codes, sentences)))
+    return Bottleneck(
+        d, q, V, L, codes, sentences, missing_bits(d, q, V, L), min(Fraction(1), Fraction(codes, sentences))
+    )
 
 
 def longest_sentence(d: int, q: int, V: int) -> int:
@@ -169,22 +190,25 @@ def sentence_bits(V: int, lengths) -> np.ndarray:
         The bits at each length, in bits (read-only).
     """
     V = _check.integer("V", V, 2, 10**7)
-    lengths = [_check.integer(f"lengths[{i}]", n, 1, 10**6)
-               for i, n in enumerate(_check.count("lengths", lengths, MAX_LENGTHS))]
+    lengths = [
+        _check.integer(f"lengths[{i}]", n, 1, 10**6)
+        for i, n in enumerate(_check.count("lengths", lengths, MAX_LENGTHS))
+    ]
     return _check.frozen(np.array(lengths, dtype=np.float64) * math.log2(V))
 
 
 # --- the pigeonhole at work, on a case small enough to enumerate -------------------
+
 
 @dataclass(frozen=True)
 class Pigeonhole:
     """Every sentence of a tiny case, encoded and quantised: how many share each code."""
 
     bound: Bottleneck
-    distinct_codes: int            # codes the encoder actually used
-    largest_share: int             # most sentences behind one code
-    reconstructible: Fraction      # distinct codes / sentences: what the best decoder recovers
-    sentences_per_code: tuple      # (number of sentences behind a code, how many codes) pairs
+    distinct_codes: int  # codes the encoder actually used
+    largest_share: int  # most sentences behind one code
+    reconstructible: Fraction  # distinct codes / sentences: what the best decoder recovers
+    sentences_per_code: tuple  # (number of sentences behind a code, how many codes) pairs
 
 
 def encode(sentences: np.ndarray, embedding: np.ndarray, q: int) -> np.ndarray:
@@ -205,8 +229,7 @@ def encode(sentences: np.ndarray, embedding: np.ndarray, q: int) -> np.ndarray:
     numpy.ndarray of int64, shape (n, d)
         Each sentence's code: d levels, each 0 … 2^q − 1.
     """
-    if not isinstance(sentences, np.ndarray) and hasattr(sentences, "__len__") \
-            and len(sentences) > ENUMERATION_LIMIT:
+    if not isinstance(sentences, np.ndarray) and hasattr(sentences, "__len__") and len(sentences) > ENUMERATION_LIMIT:
         raise ValueError(f"sentences must hold at most {ENUMERATION_LIMIT:,} sentences, got {len(sentences):,}")
     try:
         sentences = np.asarray(sentences)
@@ -215,14 +238,17 @@ def encode(sentences: np.ndarray, embedding: np.ndarray, q: int) -> np.ndarray:
     embedding = _check.array("embedding", embedding, ndim=2)
     q = _check.integer("q", q, 1, 62)
     if sentences.ndim != 2 or not np.issubdtype(sentences.dtype, np.integer):
-        raise ValueError(f"sentences must be a 2-D array of integer word indices, got an array of {sentences.dtype} "
-                         f"of shape {sentences.shape}")
+        raise ValueError(
+            f"sentences must be a 2-D array of integer word indices, got an array of {sentences.dtype} "
+            f"of shape {sentences.shape}"
+        )
     if sentences.size and (sentences.min() < 0 or sentences.max() >= embedding.shape[0]):
-        raise ValueError(f"sentences must index words 0 … {embedding.shape[0] - 1}, got {sentences.min()} … "
-                         f"{sentences.max()}")
+        raise ValueError(
+            f"sentences must index words 0 … {embedding.shape[0] - 1}, got {sentences.min()} … {sentences.max()}"
+        )
     _check.size("sentences and embedding", sentences.size * embedding.shape[1], ENUMERATION_LIMIT, "n·L·d")
     L = sentences.shape[1]
-    weights = 1.0 / np.arange(1, L + 1)                   # earlier words weigh more
+    weights = 1.0 / np.arange(1, L + 1)  # earlier words weigh more
     with np.errstate(over="ignore", invalid="ignore"):
         h = np.tanh(np.einsum("l,nld->nd", weights, embedding[sentences]))
     if np.any(np.isnan(h)):
@@ -297,6 +323,8 @@ def fraction_by_length(d: int = D, q: int = Q, V: int = V, lengths=range(1, 13))
         Each length with the largest fraction of its ``V^L`` sentences that can come back.
     """
     d, q, V, _ = _params(d, q, V, 1)
-    lengths = [_check.integer(f"lengths[{i}]", n, 1, 4096)
-               for i, n in enumerate(_check.count("lengths", lengths, MAX_FRACTION_LENGTHS))]
+    lengths = [
+        _check.integer(f"lengths[{i}]", n, 1, 4096)
+        for i, n in enumerate(_check.count("lengths", lengths, MAX_FRACTION_LENGTHS))
+    ]
     return tuple((L, bottleneck(d, q, V, L).fraction) for L in lengths)

@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 
 from . import fmt
 
-__all__ = ["KINDS", "CHANGES", "Correction", "Claim", "judge", "WidgetClaims"]
+__all__ = ["CHANGES", "KINDS", "Claim", "Correction", "WidgetClaims", "judge"]
 
-KINDS = {"exact": "exacta", "draw": "depèn de l'atzar", "qualitative": "qualitativa",
-         "method": "mètode"}
+KINDS = {"exact": "exacta", "draw": "depèn de l'atzar", "qualitative": "qualitativa", "method": "mètode"}
 
 # What a correction mends: a statement the computation proves false, only the form of a
 # right number (a missing space), or a value that depends on the draw and came out otherwise.
@@ -25,9 +24,9 @@ CHANGES = {"factual": "fet", "typographic": "tipografia", "redraw": "nova tirada
 @dataclass(frozen=True)
 class Correction:
     claim: str
-    original: str   # the author's words, verbatim from text/capitol-09.txt
-    book: str       # the book's words: a template over the page's glue keys
-    reason: str     # the measured reason, a template too
+    original: str  # the author's words, verbatim from text/capitol-09.txt
+    book: str  # the book's words: a template over the page's glue keys
+    reason: str  # the measured reason, a template too
     change: str = "factual"  # a key of CHANGES
 
     def __post_init__(self):
@@ -38,10 +37,10 @@ class Correction:
 @dataclass(frozen=True)
 class Claim:
     id: str
-    text_says: str        # the statement, shortly
-    kind: str             # a key of KINDS
-    computed: str         # what the code computes (template over glue keys)
-    holds: bool           # the statement as the book now prints it holds
+    text_says: str  # the statement, shortly
+    kind: str  # a key of KINDS
+    computed: str  # what the code computes (template over glue keys)
+    holds: bool  # the statement as the book now prints it holds
     robustness: str = ""  # share of seeds for which it holds (template), for draw-dependent claims
     expected_to_hold: bool = True  # False only for a statement the book prints to show it fails
     evidence: tuple = field(default=(), compare=False)  # the numbers ``holds`` judged (see ``judge``)
@@ -67,17 +66,18 @@ def judge(check: Callable[..., bool], *evidence) -> dict:
 @dataclass(frozen=True)
 class WidgetClaims:
     widget: str
-    page: str                              # the book page (docname) that shows the widget
-    numbers: dict                          # glue key → Catalan string
+    page: str  # the book page (docname) that shows the widget
+    numbers: dict  # glue key → Catalan string
     claims: tuple[Claim, ...]
     corrections: tuple[Correction, ...]
-    paragraphs: tuple[int, ...]            # the author's paragraphs the page carries (0 = title)
+    paragraphs: tuple[int, ...]  # the author's paragraphs the page carries (0 = title)
     tables: dict = field(default_factory=dict)  # name → (header, rows of templates)
 
     def __post_init__(self):
         # every glued word comes out with Catalan typography (s’esvaeix), whoever wrote it
-        object.__setattr__(self, "numbers", {k: fmt.typographic(v) if isinstance(v, str) else v
-                                             for k, v in self.numbers.items()})
+        object.__setattr__(
+            self, "numbers", {k: fmt.typographic(v) if isinstance(v, str) else v for k, v in self.numbers.items()}
+        )
 
     def render(self, template: str) -> str:
         """A template over the glue keys filled in; ``{k__de}``, ``{k__el}``, ``{k__del}`` put the

@@ -26,36 +26,42 @@ import sys
 
 from .claim import Claim, Correction, WidgetClaims
 
-__all__ = ["WIDGETS", "registry", "verdict_on_the_original", "claims_table", "warn_on_broken", "corrections_table"]
+__all__ = ["WIDGETS", "claims_table", "corrections_table", "registry", "verdict_on_the_original", "warn_on_broken"]
 
 
 def widget1() -> WidgetClaims:
     from .pages import rnn_gradient
+
     return rnn_gradient.readout()
 
 
 def widget2() -> WidgetClaims:
     from .pages import lstm_gradient
+
     return lstm_gradient.readout()
 
 
 def widget3() -> WidgetClaims:
     from .pages import bottleneck
+
     return bottleneck.readout()
 
 
 def widget4() -> WidgetClaims:
     from .pages import attention
+
     return attention.readout()
 
 
 def widget5() -> WidgetClaims:
     from .pages import cost
+
     return cost.readout()
 
 
 def widget7() -> WidgetClaims:
     from .pages import gates
+
     return gates.readout()
 
 
@@ -102,13 +108,30 @@ def claims_table(widgets: tuple[WidgetClaims, ...] | None = None):
         for c in w.claims:
             factual = [k for k in w.corrections if k.claim == c.id and k.change != "typographic"]
             now = " … ".join(f"«{w.render(k.book)}»" for k in factual) or "igual"
-            rows.append([c.id, c.text_says, now, w.render(c.computed), w.render(c.robustness) or "—",
-                         "es compleix" if c.holds else "**no es compleix**"
-                         + ("" if c.broken else " (s'hi espera)"),
-                         verdict_on_the_original(c, w.corrections)])
+            rows.append(
+                [
+                    c.id,
+                    c.text_says,
+                    now,
+                    w.render(c.computed),
+                    w.render(c.robustness) or "—",
+                    "es compleix" if c.holds else "**no es compleix**" + ("" if c.broken else " (s'hi espera)"),
+                    verdict_on_the_original(c, w.corrections),
+                ]
+            )
     warn_on_broken(widgets)
-    return markdown_table(["id", "el text de l'autor diu", "el llibre diu ara", "el codi calcula",
-                           "llavors on es compleix", "el llibre, ara", "l'original"], rows)
+    return markdown_table(
+        [
+            "id",
+            "el text de l'autor diu",
+            "el llibre diu ara",
+            "el codi calcula",
+            "llavors on es compleix",
+            "el llibre, ara",
+            "l'original",
+        ],
+        rows,
+    )
 
 
 def warn_on_broken(widgets: tuple[WidgetClaims, ...]) -> list[str]:
@@ -117,8 +140,12 @@ def warn_on_broken(widgets: tuple[WidgetClaims, ...]) -> list[str]:
     ``sphinx-build -W`` stops instead of publishing «no es compleix»."""
     if not isinstance(widgets, (tuple, list)) or not all(isinstance(w, WidgetClaims) for w in widgets):
         raise TypeError(f"widgets must be a tuple of WidgetClaims, got {type(widgets).__name__}")
-    broken = [f"claim {c.id} ({w.page}) {'no longer holds' if c.expected_to_hold else 'now holds'}: "
-              f"{w.render(c.computed)}" for w in widgets for c in w.claims if c.broken]
+    broken = [
+        f"claim {c.id} ({w.page}) {'no longer holds' if c.expected_to_hold else 'now holds'}: {w.render(c.computed)}"
+        for w in widgets
+        for c in w.claims
+        if c.broken
+    ]
     for line in broken:
         print(line + "; fix the code or the page, or set the row's expected_to_hold", file=sys.stderr)
     return broken
@@ -135,6 +162,10 @@ def corrections_table(widgets: tuple[WidgetClaims, ...] | None = None, changes=(
     unknown = [c for c in changes if not (isinstance(c, str) and c in CHANGES)]
     if unknown:
         raise ValueError(f"changes must be a tuple of {', '.join(CHANGES)}, got {str(unknown[0])[:40]!r}")
-    rows = [[c.claim, CHANGES[c.change], f"«{c.original}»", f"«{w.render(c.book)}»", w.render(c.reason)]
-            for w in widgets for c in w.corrections if c.change in changes]
+    rows = [
+        [c.claim, CHANGES[c.change], f"«{c.original}»", f"«{w.render(c.book)}»", w.render(c.reason)]
+        for w in widgets
+        for c in w.corrections
+        if c.change in changes
+    ]
     return markdown_table(["id", "canvi", "el text deia", "el llibre diu", "per què"], rows)

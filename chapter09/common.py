@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _check
 
-__all__ = ["N_SEEDS", "sigmoid", "matvec", "memo"]
+__all__ = ["N_SEEDS", "matvec", "memo", "sigmoid"]
 
 N_SEEDS = 200  # every share "in X % of the seeds" counts this many seeds, 0 … N_SEEDS − 1
 
@@ -63,8 +63,9 @@ def matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
     try:
         np.broadcast_shapes(A.shape[:-2], v.shape[:-1])
     except ValueError:
-        raise ValueError(f"v must have leading axes that broadcast with A's {A.shape[:-2]}, "
-                         f"got shape {v.shape}") from None
+        raise ValueError(
+            f"v must have leading axes that broadcast with A's {A.shape[:-2]}, got shape {v.shape}"
+        ) from None
     with np.errstate(over="ignore", invalid="ignore"):
         product = _matvec(A, v)
     if not np.all(np.isfinite(product)):

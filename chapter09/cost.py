@@ -41,17 +41,45 @@ import numpy as np
 from . import _check
 from .common import memo
 
-__all__ = ["L", "D", "FLOPS_PER_MAC", "LAYERS", "BYTES", "STATE_VECTORS", "RECURRENT_PRODUCTS", "PUBLISHED_13B",
-           "PUBLISHED_13B_HEADS", "PUBLISHED_13B_CONTEXT", "PUBLISHED_13B_PARAMS_BILLIONS",
-           "projection_flops", "attention_flops", "transformer_flops", "rnn_flops", "recurrent_flops",
-           "lstm_flops", "gru_flops", "ratio", "equal_cost_length", "attention_flops_kaplan", "ratio_kaplan",
-           "decode_step_flops", "generation_flops", "solve_quadratic", "component_crossing", "total_crossings",
-           "Sweep", "sweep", "recurrent_state_bytes", "kv_cache_bytes", "memory_curve"]
+__all__ = [
+    "BYTES",
+    "FLOPS_PER_MAC",
+    "LAYERS",
+    "PUBLISHED_13B",
+    "PUBLISHED_13B_CONTEXT",
+    "PUBLISHED_13B_HEADS",
+    "PUBLISHED_13B_PARAMS_BILLIONS",
+    "RECURRENT_PRODUCTS",
+    "STATE_VECTORS",
+    "D",
+    "L",
+    "Sweep",
+    "attention_flops",
+    "attention_flops_kaplan",
+    "component_crossing",
+    "decode_step_flops",
+    "equal_cost_length",
+    "generation_flops",
+    "gru_flops",
+    "kv_cache_bytes",
+    "lstm_flops",
+    "memory_curve",
+    "projection_flops",
+    "ratio",
+    "ratio_kaplan",
+    "recurrent_flops",
+    "recurrent_state_bytes",
+    "rnn_flops",
+    "solve_quadratic",
+    "sweep",
+    "total_crossings",
+    "transformer_flops",
+]
 
 L, D = 2048, 1024
-FLOPS_PER_MAC = 2            # a multiply-add counts as two floating-point operations
-LAYERS, BYTES = 16, 4        # the memory model: 16 layers in fp32
-STATE_VECTORS = 2            # an LSTM keeps h and c per layer
+FLOPS_PER_MAC = 2  # a multiply-add counts as two floating-point operations
+LAYERS, BYTES = 16, 4  # the memory model: 16 layers in fp32
+STATE_VECTORS = 2  # an LSTM keeps h and c per layer
 
 
 def _ld(L, d, name: str = "L"):
@@ -237,7 +265,7 @@ def equal_cost_length(d: int, cell: str = "RNN"):
         which costs less at every length.
     """
     d = _check.integer("d", d, 1, 10**6)
-    per_token = recurrent_flops(1, d, cell)          # 2p·d²
+    per_token = recurrent_flops(1, d, cell)  # 2p·d²
     positive = [r for r in solve_quadratic(4 * d, 8 * d * d - per_token, 0) if r > 0]
     return positive[0] if positive else None
 
@@ -402,7 +430,7 @@ class Sweep:
     projection: np.ndarray
     attention: np.ndarray
     rnn: np.ndarray
-    crossing: float        # where the two component curves cross on the sweep (log interpolation)
+    crossing: float  # where the two component curves cross on the sweep (log interpolation)
     gru: np.ndarray
     lstm: np.ndarray
 
@@ -443,26 +471,36 @@ def sweep(d: int = D, lengths: np.ndarray | None = None) -> Sweep:
     rnn = np.array([rnn_flops(int(n), d) for n in lengths], dtype=np.float64)
     gru = np.array([gru_flops(int(n), d) for n in lengths], dtype=np.float64)
     lstm = np.array([lstm_flops(int(n), d) for n in lengths], dtype=np.float64)
-    return Sweep(d, _check.frozen(lengths, None), *map(_check.frozen, (proj, att, rnn)), crossing,
-                 _check.frozen(gru), _check.frozen(lstm))
+    return Sweep(
+        d,
+        _check.frozen(lengths, None),
+        *map(_check.frozen, (proj, att, rnn)),
+        crossing,
+        _check.frozen(gru),
+        _check.frozen(lstm),
+    )
 
 
 def _lengths(lengths, d: int) -> np.ndarray:
     """A sweep's grid: 2 … 10000 increasing integer lengths, some below 2d and some at or above it."""
-    lengths = [_check.integer(f"lengths[{i}]", n, 1, 10**9)
-               for i, n in enumerate(_check.count("lengths", lengths, 10_000))]
+    lengths = [
+        _check.integer(f"lengths[{i}]", n, 1, 10**9) for i, n in enumerate(_check.count("lengths", lengths, 10_000))
+    ]
     if len(lengths) < 2 or any(b <= a for a, b in itertools.pairwise(lengths)):
         raise ValueError(f"lengths must be at least two increasing lengths, got {lengths[:5]}…")
     if not lengths[0] < 2 * d <= lengths[-1]:
-        raise ValueError(f"lengths must hold lengths below 2d = {2 * d} and at or above it, "
-                         f"got {lengths[0]} … {lengths[-1]}")
+        raise ValueError(
+            f"lengths must hold lengths below 2d = {2 * d} and at or above it, got {lengths[0]} … {lengths[-1]}"
+        )
     return np.array(lengths, dtype=np.int64)
 
 
 # --- widget 6: memory at inference -------------------------------------------------------
 
-def recurrent_state_bytes(d: int = D, layers: int = LAYERS, bytes_per_number: int = BYTES,
-                          vectors: int = STATE_VECTORS) -> int:
+
+def recurrent_state_bytes(
+    d: int = D, layers: int = LAYERS, bytes_per_number: int = BYTES, vectors: int = STATE_VECTORS
+) -> int:
     """What an RNN keeps between tokens: ``vectors`` d-vectors per layer, whatever L is.
 
     Parameters
@@ -488,8 +526,9 @@ def recurrent_state_bytes(d: int = D, layers: int = LAYERS, bytes_per_number: in
     return vectors * layers * d * bytes_per_number
 
 
-def kv_cache_bytes(L: int = L, d: int = D, layers: int = LAYERS, bytes_per_number: int = BYTES,
-                   kv_groups: int = 1) -> int:
+def kv_cache_bytes(
+    L: int = L, d: int = D, layers: int = LAYERS, bytes_per_number: int = BYTES, kv_groups: int = 1
+) -> int:
     """A Transformer's KV-cache: a key and a value of d numbers per token and layer.
 
     With grouped-query attention (Ainslie et al. 2023) ``kv_groups`` query heads share one key
@@ -527,7 +566,7 @@ def kv_cache_bytes(L: int = L, d: int = D, layers: int = LAYERS, bytes_per_numbe
 # (of 40 heads), fp16.  Its KV-cache is 819.200 B = 800 KiB per token.
 PUBLISHED_13B = {"d": 5120, "layers": 40, "bytes_per_number": 2}
 PUBLISHED_13B_HEADS = 40
-PUBLISHED_13B_CONTEXT = 2048          # its longest sequence
+PUBLISHED_13B_CONTEXT = 2048  # its longest sequence
 PUBLISHED_13B_PARAMS_BILLIONS = 13
 
 

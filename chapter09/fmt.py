@@ -33,9 +33,28 @@ from babel.units import format_unit
 
 from . import _check
 
-__all__ = ["LOCALE", "NBSP", "MINUS", "SUPERSCRIPT", "typographic", "starts_with_vowel", "de", "el", "del_", "FORMS",
-           "with_word", "decimal", "shortest", "integer", "percent", "share",
-           "power_of_ten", "si_bytes", "binary_bytes", "INTEGER_DIGITS"]
+__all__ = [
+    "FORMS",
+    "INTEGER_DIGITS",
+    "LOCALE",
+    "MINUS",
+    "NBSP",
+    "SUPERSCRIPT",
+    "binary_bytes",
+    "de",
+    "decimal",
+    "del_",
+    "el",
+    "integer",
+    "percent",
+    "power_of_ten",
+    "share",
+    "shortest",
+    "si_bytes",
+    "starts_with_vowel",
+    "typographic",
+    "with_word",
+]
 
 LOCALE = Locale.parse("ca")
 NBSP = "\u00a0"
@@ -88,11 +107,13 @@ INTEGER_DIGITS = 300  # the most digits fmt.integer writes
 def _exact(function):
     """Run ``function`` with enough decimal precision for every float and its decimals
     (the default context has 28 digits: babel's rounding of 10²⁶ failed)."""
+
     @functools.wraps(function)
     def exact(*args, **kwargs):
         with localcontext() as context:
             context.prec = _PRECISION
             return function(*args, **kwargs)
+
     return exact
 
 
@@ -165,8 +186,7 @@ def shortest(x, max_digits: int = 3) -> str:
     ('0,05', '4', '0,1', '0,667')
     """
     x, max_digits = _finite_real(x), _digits(max_digits, "max_digits")
-    digits = next((d for d in range(max_digits + 1) if abs(round(x, d) - x) < 1e-9 * max(1.0, abs(x))),
-                  max_digits)
+    digits = next((d for d in range(max_digits + 1) if abs(round(x, d) - x) < 1e-9 * max(1.0, abs(x))), max_digits)
     return decimal(x, digits)
 
 
@@ -294,8 +314,9 @@ def si_bytes(n_bytes, digits: int = 1) -> str:
     '17,18\\xa0GB'
     """
     value, power = _prefixed(n_bytes, 1000, len(_BYTE_UNITS))
-    text = format_unit(value, "digital-" + _BYTE_UNITS[power], length="short",
-                       format=_pattern(_digits(digits)), locale=LOCALE)
+    text = format_unit(
+        value, "digital-" + _BYTE_UNITS[power], length="short", format=_pattern(_digits(digits)), locale=LOCALE
+    )
     return text.replace(" ", NBSP)  # keep number and unit on one line
 
 

@@ -26,14 +26,30 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+
 import numpy as np
 
 from . import _check
 from .common import N_SEEDS, memo, sigmoid
 
-__all__ = ["CHANNELS", "TOP_K", "reference", "lstm_gate", "chosen_experts", "moe", "softmax_router",
-           "router_weights", "swish_minimum", "swish", "swiglu", "Gates", "gates", "Robustness", "robustness",
-           "MAX_SEEDS"]
+__all__ = [
+    "CHANNELS",
+    "MAX_SEEDS",
+    "TOP_K",
+    "Gates",
+    "Robustness",
+    "chosen_experts",
+    "gates",
+    "lstm_gate",
+    "moe",
+    "reference",
+    "robustness",
+    "router_weights",
+    "softmax_router",
+    "swiglu",
+    "swish",
+    "swish_minimum",
+]
 
 CHANNELS, TOP_K = 16, 2
 MAX_SEEDS = 2000  # robustness(): 2.000 seeds take about 2 s
@@ -128,7 +144,7 @@ def moe(a: np.ndarray, b: np.ndarray, top_k: int) -> np.ndarray:
     gate = sigmoid(a)
     chosen = chosen_experts(gate, top_k)
     out = np.zeros_like(b)
-    out[chosen] = gate[chosen] * b[chosen]   # the other experts are never evaluated
+    out[chosen] = gate[chosen] * b[chosen]  # the other experts are never evaluated
     return out
 
 
@@ -184,8 +200,10 @@ def router_weights(a: np.ndarray, top_k: int) -> tuple[np.ndarray, np.ndarray, n
     top_k = _check.integer("top_k", top_k, 1, a.shape[-1])
     chosen = chosen_experts(sigmoid(a), top_k)
     if not np.array_equal(chosen, chosen_experts(a, top_k)):
-        raise ValueError("a must have no logits that the sigmoid rounds together (the routers could keep different "
-                         "experts), got some")
+        raise ValueError(
+            "a must have no logits that the sigmoid rounds together (the routers could keep different "
+            "experts), got some"
+        )
     kept = np.exp(a[chosen] - a[chosen].max())
     return chosen, sigmoid(a[chosen]), kept / kept.sum()
 
@@ -211,7 +229,7 @@ def swish_minimum(tol: float = 1e-15) -> tuple[float, float]:
     """
     tol = _check.real("tol", tol, 0.0, 1.0, lo_open=True)
     slope = lambda x: 1 + x * (1 - float(sigmoid(np.float64(x))))  # noqa: E731  (sign of the derivative)
-    lo, hi = -5.0, 0.0          # slope(lo) < 0 < slope(hi)
+    lo, hi = -5.0, 0.0  # slope(lo) < 0 < slope(hi)
     while hi - lo > tol:
         mid = (lo + hi) / 2
         if mid in (lo, hi):  # lo and hi are neighbouring floats: a smaller tol cannot be reached
@@ -274,14 +292,14 @@ class Gates:
     top_k: int
     a: np.ndarray
     b: np.ndarray
-    lstm_gap: float        # max |LSTM − reference|
-    moe_gap: float         # max |MoE with k = channels − reference|
-    swiglu_gap: float      # max |SwiGLU − reference|
-    switched_off: float    # share of channels the top-k router leaves out
-    topk_gap: float        # max |MoE with top-k − reference|
+    lstm_gap: float  # max |LSTM − reference|
+    moe_gap: float  # max |MoE with k = channels − reference|
+    swiglu_gap: float  # max |SwiGLU − reference|
+    switched_off: float  # share of channels the top-k router leaves out
+    topk_gap: float  # max |MoE with top-k − reference|
     lstm_bitwise: bool
     moe_bitwise: bool
-    same_experts: bool     # top-k by σ(a), by the logits a and by softmax(a): the same experts
+    same_experts: bool  # top-k by σ(a), by the logits a and by softmax(a): the same experts
 
 
 @memo
@@ -311,10 +329,18 @@ def gates(seed: int = 0, channels: int = CHANNELS, top_k: int = TOP_K) -> Gates:
     lstm, full, routed = lstm_gate(a, b), moe(a, b, channels), moe(a, b, top_k)
     gap = lambda y: float(np.abs(y - ref).max())  # noqa: E731
     return Gates(
-        seed=seed, channels=channels, top_k=top_k, a=a, b=b,
-        lstm_gap=gap(lstm), moe_gap=gap(full), swiglu_gap=gap(swiglu(a, b)),
-        switched_off=(channels - top_k) / channels, topk_gap=gap(routed),
-        lstm_bitwise=bool(np.array_equal(lstm, ref)), moe_bitwise=bool(np.array_equal(full, ref)),
+        seed=seed,
+        channels=channels,
+        top_k=top_k,
+        a=a,
+        b=b,
+        lstm_gap=gap(lstm),
+        moe_gap=gap(full),
+        swiglu_gap=gap(swiglu(a, b)),
+        switched_off=(channels - top_k) / channels,
+        topk_gap=gap(routed),
+        lstm_bitwise=bool(np.array_equal(lstm, ref)),
+        moe_bitwise=bool(np.array_equal(full, ref)),
         same_experts=_same_experts(a, top_k),
     )
 
@@ -329,13 +355,13 @@ def _same_experts(a: np.ndarray, top_k: int) -> bool:
 @dataclass(frozen=True)
 class Robustness:
     n_seeds: int
-    bitwise: float               # share of seeds where LSTM and MoE equal the reference bitwise
-    swiglu_gaps: tuple           # (gap, share of seeds) sorted by gap
+    bitwise: float  # share of seeds where LSTM and MoE equal the reference bitwise
+    swiglu_gaps: tuple  # (gap, share of seeds) sorted by gap
     topk_gap_median: float
     topk_gap_range: tuple
-    swish_range: tuple           # (min, max) of Swish(a) over all draws: an unbounded gate
+    swish_range: tuple  # (min, max) of Swish(a) over all draws: an unbounded gate
     sigmoid_range: tuple
-    same_experts: float          # share of seeds where the routers keep the same experts for every k
+    same_experts: float  # share of seeds where the routers keep the same experts for every k
 
 
 @memo
@@ -365,6 +391,5 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
         topk_gap_range=(min(topk), max(topk)),
         swish_range=(float(swish(a).min()), float(swish(a).max())),
         sigmoid_range=(float(sigmoid(a).min()), float(sigmoid(a).max())),
-        same_experts=float(np.mean([all(_same_experts(g.a, k) for k in range(1, g.channels + 1))
-                                    for g in runs])),
+        same_experts=float(np.mean([all(_same_experts(g.a, k) for k in range(1, g.channels + 1)) for g in runs])),
     )

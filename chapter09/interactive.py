@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _check, fmt
 
-__all__ = ["Control", "control", "spec", "plot_values", "MAX_STATES"]
+__all__ = ["MAX_STATES", "Control", "control", "plot_values", "spec"]
 
 MAX_STATES = 10_000  # combinations of control positions one widget precomputes
 
@@ -36,8 +36,13 @@ class Control:
     initial: int
 
     def as_dict(self) -> dict:
-        return {"name": self.name, "label": self.label, "values": [_plain(v) for v in self.values],
-                "labels": list(self.labels), "initial": self.initial}
+        return {
+            "name": self.name,
+            "label": self.label,
+            "values": [_plain(v) for v in self.values],
+            "labels": list(self.labels),
+            "initial": self.initial,
+        }
 
 
 def _plain(value):
@@ -79,8 +84,10 @@ def spec(widget: str, controls: list[Control], state, readout_labels: dict) -> d
     for positions in itertools.product(*(range(len(c.values)) for c in controls)):
         values = [c.values[i] for c, i in zip(controls, positions)]
         states["-".join(map(str, positions))] = state(*values)
-    return {"widget": widget, **_typeset({"controls": [c.as_dict() for c in controls],
-                                          "readout_labels": readout_labels, "states": states})}
+    return {
+        "widget": widget,
+        **_typeset({"controls": [c.as_dict() for c in controls], "readout_labels": readout_labels, "states": states}),
+    }
 
 
 def _typeset(data):
@@ -92,7 +99,6 @@ def _typeset(data):
     if isinstance(data, list):
         return [_typeset(v) for v in data]
     return data
-
 
 
 def plot_values(a, digits: int = 4) -> list:

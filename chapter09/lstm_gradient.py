@@ -44,19 +44,48 @@ from . import rnn_gradient as rnn
 from .common import N_SEEDS, memo, sigmoid
 from .common import _matvec as matvec
 
-__all__ = ["FORGET", "FORGETS", "GATE_SCALE", "GATES", "STACK_SCALE", "LSTMWeights", "draw_weights",
-           "stack_weights", "logit", "Trace", "forward", "backprop", "LSTMGradient", "simulate", "Factors",
-           "simulate_seeds", "IdentityCheck", "jacobian", "identity_check", "one_step", "StackGradient",
-           "draw_stack", "stack_forward", "stack_backprop", "stack_gradient", "stack_seeds", "half_life",
-           "Robustness", "robustness", "MAX_SEEDS", "WORK_LIMIT", "MEMORY_LIMIT"]
+__all__ = [
+    "FORGET",
+    "FORGETS",
+    "GATES",
+    "GATE_SCALE",
+    "MAX_SEEDS",
+    "MEMORY_LIMIT",
+    "STACK_SCALE",
+    "WORK_LIMIT",
+    "Factors",
+    "IdentityCheck",
+    "LSTMGradient",
+    "LSTMWeights",
+    "Robustness",
+    "StackGradient",
+    "Trace",
+    "backprop",
+    "draw_stack",
+    "draw_weights",
+    "forward",
+    "half_life",
+    "identity_check",
+    "jacobian",
+    "logit",
+    "one_step",
+    "robustness",
+    "simulate",
+    "simulate_seeds",
+    "stack_backprop",
+    "stack_forward",
+    "stack_gradient",
+    "stack_seeds",
+    "stack_weights",
+]
 
 FORGET = 0.95
-FORGETS = (0.9, 0.95, 0.99, 1.0)   # the values the page shows; the text names 0,9 and 1
-GATE_SCALE = 0.1                   # standard deviation × √d of the gates' weights
+FORGETS = (0.9, 0.95, 0.99, 1.0)  # the values the page shows; the text names 0,9 and 1
+GATE_SCALE = 0.1  # standard deviation × √d of the gates' weights
 GATES = ("i", "f", "o", "g")
-MAX_SEEDS = 2000                   # robustness() and the batches: 2.000 seeds take a few seconds
-WORK_LIMIT = 25 * 10**7            # networks × T × (d² + 256) of one call: about 3 s (as rnn_gradient's)
-MEMORY_LIMIT = rnn.MEMORY_LIMIT    # numbers of the largest array of one call (400 MB of float64)
+MAX_SEEDS = 2000  # robustness() and the batches: 2.000 seeds take a few seconds
+WORK_LIMIT = 25 * 10**7  # networks × T × (d² + 256) of one call: about 3 s (as rnn_gradient's)
+MEMORY_LIMIT = rnn.MEMORY_LIMIT  # numbers of the largest array of one call (400 MB of float64)
 
 
 @dataclass(frozen=True)
@@ -113,8 +142,9 @@ def stack_weights(d: int, seeds, gate_scale: float = GATE_SCALE) -> LSTMWeights:
     d, seeds = _check.integer("d", d, 1, 512), _check.seeds("seeds", seeds, MAX_SEEDS)
     _check.size("seeds and d", 8 * len(seeds) * d * d, MEMORY_LIMIT, "8·len(seeds)·d²")
     each = [draw_weights(d, s, gate_scale) for s in seeds]
-    return LSTMWeights(*({k: _check.frozen(np.stack([getattr(w, part)[k] for w in each])) for k in GATES}
-                         for part in ("W", "U")))
+    return LSTMWeights(
+        *({k: _check.frozen(np.stack([getattr(w, part)[k] for w in each])) for k in GATES} for part in ("W", "U"))
+    )
 
 
 def logit(p: float) -> float:
@@ -143,8 +173,9 @@ def _weights(w: LSTMWeights) -> tuple[int, int]:
     U = [_check.array(f"w.U[{k!r}]", w.U[k], min_ndim=2) for k in GATES]
     d, m = W[0].shape[-2:]
     if any(a.shape != W[0].shape for a in W) or any(a.shape[-2:] != (d, d) for a in U):
-        raise ValueError(f"w must hold W of one shape (..., d, m) and U of shape (..., d, d), got {W[0].shape} "
-                         f"and {U[0].shape}")
+        raise ValueError(
+            f"w must hold W of one shape (..., d, m) and U of shape (..., d, d), got {W[0].shape} and {U[0].shape}"
+        )
     return d, m
 
 
@@ -173,8 +204,14 @@ class Trace:
     h: np.ndarray
 
 
-def forward(w: LSTMWeights, x: np.ndarray, forget: float, pinned: bool,
-            c0: np.ndarray | None = None, h0: np.ndarray | None = None) -> Trace:
+def forward(
+    w: LSTMWeights,
+    x: np.ndarray,
+    forget: float,
+    pinned: bool,
+    c0: np.ndarray | None = None,
+    h0: np.ndarray | None = None,
+) -> Trace:
     """Run the LSTM over ``x`` (``(..., T, d)``) from ``c_0 = c0``, ``h_0 = h0`` (zero unless
     given); weights and inputs may carry batch axes.
 
@@ -213,8 +250,9 @@ def forward(w: LSTMWeights, x: np.ndarray, forget: float, pinned: bool,
             try:
                 into[..., 0, :] = start
             except ValueError:
-                raise ValueError(f"{name} must have shape {(*batch, d)} (or broadcast to it), "
-                                 f"got {start.shape}") from None
+                raise ValueError(
+                    f"{name} must have shape {(*batch, d)} (or broadcast to it), got {start.shape}"
+                ) from None
     gates = {k: np.empty(batch + (T, d)) for k in GATES}
     with np.errstate(over="ignore", invalid="ignore"):
         _run(w, x, forget, pinned, c, h, gates)
@@ -223,8 +261,7 @@ def forward(w: LSTMWeights, x: np.ndarray, forget: float, pinned: bool,
     return Trace(c=c, h=h, **gates)
 
 
-def _run(w: LSTMWeights, x: np.ndarray, forget: float, pinned: bool, c: np.ndarray, h: np.ndarray,
-         gates: dict) -> None:
+def _run(w: LSTMWeights, x: np.ndarray, forget: float, pinned: bool, c: np.ndarray, h: np.ndarray, gates: dict) -> None:
     """:func:`forward`'s loop, writing into ``c``, ``h`` and ``gates``."""
     T = x.shape[-2]
     bias = logit(forget)
@@ -279,10 +316,15 @@ def _trace(tr: Trace, d: int) -> None:
     gates = [_check.array(f"tr.{k}", getattr(tr, k), min_ndim=2) for k in GATES]
     states = [_check.array(f"tr.{k}", getattr(tr, k), min_ndim=2) for k in ("c", "h")]
     T = gates[0].shape[-2]
-    if gates[0].shape[-1] != d or any(g.shape != gates[0].shape for g in gates) or \
-            any(a.shape != (*gates[0].shape[:-2], T + 1, d) for a in states):
-        raise ValueError(f"tr must hold gates of shape (..., T, {d}) and states of shape (..., T+1, {d}), "
-                         f"got {gates[0].shape} and {states[0].shape}")
+    if (
+        gates[0].shape[-1] != d
+        or any(g.shape != gates[0].shape for g in gates)
+        or any(a.shape != (*gates[0].shape[:-2], T + 1, d) for a in states)
+    ):
+        raise ValueError(
+            f"tr must hold gates of shape (..., T, {d}) and states of shape (..., T+1, {d}), "
+            f"got {gates[0].shape} and {states[0].shape}"
+        )
 
 
 def _backprop(w: LSTMWeights, tr: Trace, u: np.ndarray, pinned: bool):
@@ -296,7 +338,7 @@ def _backprop(w: LSTMWeights, tr: Trace, u: np.ndarray, pinned: bool):
     cell[..., 0, :] = dc[..., 0, :]
     U_T = {key: np.swapaxes(w.U[key], -1, -2) for key in GATES}
     for k in range(1, T + 1):
-        t = T - k            # gradients at c_t, h_t; the step t → t+1 uses gates[t]
+        t = T - k  # gradients at c_t, h_t; the step t → t+1 uses gates[t]
         i, f, o, g = at(tr.i, t), at(tr.f, t), at(tr.o, t), at(tr.g, t)
         dc_next, dh_next = dc[..., k - 1, :], dh[..., k - 1, :]
         dpre = {
@@ -322,10 +364,10 @@ class LSTMGradient:
     weights: LSTMWeights
     x: np.ndarray
     u: np.ndarray
-    log_whole: np.ndarray   # ln ‖∂L/∂c_{T-k}‖ (-inf where it vanished exactly, and the factor is then 0)
-    log_cell: np.ndarray    # ln ‖cell path alone‖ (likewise)
+    log_whole: np.ndarray  # ln ‖∂L/∂c_{T-k}‖ (-inf where it vanished exactly, and the factor is then 0)
+    log_cell: np.ndarray  # ln ‖cell path alone‖ (likewise)
     geometric_mean_f: float
-    forget_bound: float     # σ(logit f + mean of the gate's pre-activation): Jensen's bound on the above
+    forget_bound: float  # σ(logit f + mean of the gate's pre-activation): Jensen's bound on the above
     whole_factor: float
     cell_path_factor: float
 
@@ -335,8 +377,14 @@ class LSTMGradient:
 
 
 @memo
-def simulate(forget: float = FORGET, pinned: bool = False, seed: int = 0, d: int = rnn.D,
-             T: int = rnn.T, gate_scale: float = GATE_SCALE) -> LSTMGradient:
+def simulate(
+    forget: float = FORGET,
+    pinned: bool = False,
+    seed: int = 0,
+    d: int = rnn.D,
+    T: int = rnn.T,
+    gate_scale: float = GATE_SCALE,
+) -> LSTMGradient:
     """Run widget 2 for one forget setting: backpropagation and the cell path, with their factors.
 
     Parameters
@@ -366,8 +414,15 @@ def simulate(forget: float = FORGET, pinned: bool = False, seed: int = 0, d: int
     r = rnn.draw(d=d, T=T, seed=seed)  # widget 1's inputs and loss direction
     w = draw_weights(d, seed, gate_scale)
     m = _measure(w, r.x, r.u, forget, pinned)
-    return LSTMGradient(forget=forget, pinned=bool(pinned), seed=seed, weights=w, x=r.x, u=r.u,
-                        **{k: float(v) if np.ndim(v) == 0 else v for k, v in m.items()})
+    return LSTMGradient(
+        forget=forget,
+        pinned=bool(pinned),
+        seed=seed,
+        weights=w,
+        x=r.x,
+        u=r.u,
+        **{k: float(v) if np.ndim(v) == 0 else v for k, v in m.items()},
+    )
 
 
 def _fits(names: str, networks: int, d, T) -> None:
@@ -384,11 +439,14 @@ def _measure(w: LSTMWeights, x: np.ndarray, u: np.ndarray, forget: float, pinned
     with np.errstate(divide="ignore"):  # a gradient that vanishes exactly: ln 0 = -inf
         log_whole = np.log(np.linalg.norm(dc, axis=-1))
         log_cell = np.log(np.linalg.norm(cell, axis=-1))
-    return {"log_whole": _check.frozen(log_whole), "log_cell": _check.frozen(log_cell),
-            "geometric_mean_f": np.exp(np.log(tr.f).mean(axis=(-2, -1))),
-            "forget_bound": _forget_bound(tr.f, forget, pinned),
-            "whole_factor": np.exp(rnn.slope(log_whole)),
-            "cell_path_factor": np.exp(rnn.slope(log_cell))}
+    return {
+        "log_whole": _check.frozen(log_whole),
+        "log_cell": _check.frozen(log_cell),
+        "geometric_mean_f": np.exp(np.log(tr.f).mean(axis=(-2, -1))),
+        "forget_bound": _forget_bound(tr.f, forget, pinned),
+        "whole_factor": np.exp(rnn.slope(log_whole)),
+        "cell_path_factor": np.exp(rnn.slope(log_cell)),
+    }
 
 
 def _forget_bound(f: np.ndarray, forget: float, pinned: bool):
@@ -414,8 +472,9 @@ class Factors:
     cell_path_factor: np.ndarray
 
 
-def simulate_seeds(seeds, forget: float = FORGET, pinned: bool = False, d: int = rnn.D, T: int = rnn.T,
-                   gate_scale: float = GATE_SCALE) -> Factors:
+def simulate_seeds(
+    seeds, forget: float = FORGET, pinned: bool = False, d: int = rnn.D, T: int = rnn.T, gate_scale: float = GATE_SCALE
+) -> Factors:
     """:func:`simulate` for every seed of ``seeds``, run as one batch.
 
     Parameters
@@ -445,12 +504,15 @@ def simulate_seeds(seeds, forget: float = FORGET, pinned: bool = False, d: int =
     _fits("seeds, d and T", len(seeds), d, T)
     r = rnn.draws(seeds, d=d, T=T)
     m = _measure(stack_weights(d, seeds, gate_scale), r.x, r.u, forget, pinned)
-    return Factors(forget=forget, pinned=bool(pinned),
-                   **{k: _check.frozen(m[k]) for k in ("geometric_mean_f", "forget_bound", "whole_factor",
-                                                     "cell_path_factor")})
+    return Factors(
+        forget=forget,
+        pinned=bool(pinned),
+        **{k: _check.frozen(m[k]) for k in ("geometric_mean_f", "forget_bound", "whole_factor", "cell_path_factor")},
+    )
 
 
 # --- the same identity as a residual connection --------------------------------------
+
 
 @dataclass(frozen=True)
 class IdentityCheck:
@@ -459,8 +521,8 @@ class IdentityCheck:
     Both hold by construction (they are identities of the model): measuring them checks the
     code, not the idea.  :func:`stack_gradient` measures what the identity does."""
 
-    residual_gap: float   # max |J_block − (I + J_F)|, both measured
-    carry_gap: float      # max |∂c_t/∂c_{t-1} (h_{t-1} fixed) − diag(f_t)|
+    residual_gap: float  # max |J_block − (I + J_F)|, both measured
+    carry_gap: float  # max |∂c_t/∂c_{t-1} (h_{t-1} fixed) − diag(f_t)|
     forget_gates: np.ndarray  # the f_t of that step
 
 
@@ -543,8 +605,7 @@ def identity_check(forget: float = FORGET, seed: int = 0, d: int = rnn.D, step: 
     return IdentityCheck(float(residual_gap), float(carry_gap), _check.frozen(f_t))
 
 
-def one_step(w: LSTMWeights, x_t: np.ndarray, c: np.ndarray, h: np.ndarray, forget: float,
-             pinned: bool = False):
+def one_step(w: LSTMWeights, x_t: np.ndarray, c: np.ndarray, h: np.ndarray, forget: float, pinned: bool = False):
     """``(c_t, h_t)`` from ``(c_{t-1}, h_{t-1})``: one step of :func:`forward`, run by it.
 
     Parameters
@@ -581,7 +642,7 @@ def one_step(w: LSTMWeights, x_t: np.ndarray, c: np.ndarray, h: np.ndarray, forg
 
 # --- what the identity does: the gradient through a stack of blocks ----------------------
 
-STACK_SCALE = 1.0   # the branch's weights: standard normal × scale / √d, as in identity_check
+STACK_SCALE = 1.0  # the branch's weights: standard normal × scale / √d, as in identity_check
 
 
 @dataclass(frozen=True)
@@ -590,10 +651,10 @@ class StackGradient:
     residual connection; index k of ``grads`` is ``∂ℒ/∂x_{depth-k}`` for ℒ = u·x_depth, ‖u‖ = 1."""
 
     residual: bool
-    grads: np.ndarray       # (..., depth+1, d)
-    log_norms: np.ndarray   # (..., depth+1); -inf where the gradient vanished exactly (branch_scale 0)
-    factor: np.ndarray | float   # exp of the least-squares slope of log_norms against k
-    total: np.ndarray | float    # ‖∂ℒ/∂x_0‖ / ‖∂ℒ/∂x_depth‖
+    grads: np.ndarray  # (..., depth+1, d)
+    log_norms: np.ndarray  # (..., depth+1); -inf where the gradient vanished exactly (branch_scale 0)
+    factor: np.ndarray | float  # exp of the least-squares slope of log_norms against k
+    total: np.ndarray | float  # ‖∂ℒ/∂x_0‖ / ‖∂ℒ/∂x_depth‖
 
 
 def draw_stack(seeds, depth: int = rnn.T, d: int = rnn.D, branch_scale: float = STACK_SCALE):
@@ -736,14 +797,19 @@ def _stack(seeds, residual, depth, d, branch_scale) -> StackGradient:
     grads = _stack_backprop(W1, W2, x0, u, residual)
     with np.errstate(divide="ignore"):  # a gradient that vanishes exactly (branch_scale 0): ln 0 = -inf
         log_norms = np.log(np.linalg.norm(grads, axis=-1))
-    return StackGradient(bool(residual), _check.frozen(grads), _check.frozen(log_norms),
-                         _check.frozen(np.exp(rnn.slope(log_norms))),
-                         _check.frozen(np.exp(log_norms[..., -1] - log_norms[..., 0])))
+    return StackGradient(
+        bool(residual),
+        _check.frozen(grads),
+        _check.frozen(log_norms),
+        _check.frozen(np.exp(rnn.slope(log_norms))),
+        _check.frozen(np.exp(log_norms[..., -1] - log_norms[..., 0])),
+    )
 
 
 @memo
-def stack_gradient(residual: bool = True, seed: int = 0, depth: int = rnn.T, d: int = rnn.D,
-                   branch_scale: float = STACK_SCALE) -> StackGradient:
+def stack_gradient(
+    residual: bool = True, seed: int = 0, depth: int = rnn.T, d: int = rnn.D, branch_scale: float = STACK_SCALE
+) -> StackGradient:
     """One stack (seed ``seed``): as deep as the widget's sequence is long.
 
     Parameters
@@ -775,8 +841,9 @@ def stack_gradient(residual: bool = True, seed: int = 0, depth: int = rnn.T, d: 
     return StackGradient(r.residual, r.grads[0], r.log_norms[0], float(r.factor[0]), float(r.total[0]))
 
 
-def stack_seeds(seeds, residual: bool, depth: int = rnn.T, d: int = rnn.D,
-                branch_scale: float = STACK_SCALE) -> StackGradient:
+def stack_seeds(
+    seeds, residual: bool, depth: int = rnn.T, d: int = rnn.D, branch_scale: float = STACK_SCALE
+) -> StackGradient:
     """:func:`stack_gradient` for every seed of ``seeds``, as one batch.
 
     Parameters
@@ -824,20 +891,21 @@ def half_life(factor: float) -> float:
 
 # --- how often the page's statements hold -------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Robustness:
     n_seeds: int
-    whole_above_f: float          # gated, default f: whole factor > f
-    whole_above_cell: dict        # pinned → share: whole factor > cell-path factor
-    cell_below_f: float           # gated: cell-path factor < f
-    pinned_cell_is_f: float       # pinned: cell-path factor = f to 1e-12 (an identity)
-    gap_quartiles: dict           # f → quartiles of (whole factor − f) (gated)
-    gap_kept: float               # gap at FORGETS[0] ≥ gap at FORGET: lowering f does not bring it nearer
-    one_above: float              # f = 1: whole factor > 1
-    geo_below_f: float            # gated, default f: geometric mean of f_t < f
-    geo_below_bound: float        # … ≤ Jensen's bound σ(logit f + z̄) (a theorem: 100 %)
-    stack_residual_kept: float    # the residual stack's factor ≥ 1
-    stack_plain_vanishes: float   # the plain stack's factor < 1
+    whole_above_f: float  # gated, default f: whole factor > f
+    whole_above_cell: dict  # pinned → share: whole factor > cell-path factor
+    cell_below_f: float  # gated: cell-path factor < f
+    pinned_cell_is_f: float  # pinned: cell-path factor = f to 1e-12 (an identity)
+    gap_quartiles: dict  # f → quartiles of (whole factor − f) (gated)
+    gap_kept: float  # gap at FORGETS[0] ≥ gap at FORGET: lowering f does not bring it nearer
+    one_above: float  # f = 1: whole factor > 1
+    geo_below_f: float  # gated, default f: geometric mean of f_t < f
+    geo_below_bound: float  # … ≤ Jensen's bound σ(logit f + z̄) (a theorem: 100 %)
+    stack_residual_kept: float  # the residual stack's factor ≥ 1
+    stack_plain_vanishes: float  # the plain stack's factor < 1
     stack_residual_above_plain: float  # both at once
 
     @property

@@ -14,15 +14,27 @@ import matplotlib
 matplotlib.use("Agg")  # the book renders figures through IPython's display, never a window
 
 import matplotlib.pyplot as plt
-import numpy as np
 from matplotlib.axes import Axes
-from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from . import _check, fmt
 
-__all__ = ["BLUE", "FORMATS", "FORMATS_VARIABLE", "GREEN", "GREY", "ORANGE", "SMALL", "STYLE", "catalan_ticks",
-           "log_log_ticks", "new_figure", "power_ticks", "typeset", "use_book_style"]
+__all__ = [
+    "BLUE",
+    "FORMATS",
+    "FORMATS_VARIABLE",
+    "GREEN",
+    "GREY",
+    "ORANGE",
+    "SMALL",
+    "STYLE",
+    "catalan_ticks",
+    "log_log_ticks",
+    "new_figure",
+    "power_ticks",
+    "typeset",
+    "use_book_style",
+]
 
 # The smallest text of any figure (legends, notes): 8,5 pt is 11,3 CSS px at the figure's own
 # size, which is how a phone shows it (ch09-widgets.css), and well above 7 pt in the PDF.
@@ -41,7 +53,7 @@ STYLE = {
     "axes.grid": True,
     "grid.alpha": 0.3,
     "legend.frameon": False,
-    "svg.hashsalt": "chapter09",     # stable ids inside SVG files
+    "svg.hashsalt": "chapter09",  # stable ids inside SVG files
     "svg.fonttype": "path",
     "pdf.fonttype": 42,
 }
@@ -91,9 +103,9 @@ def power_ticks(ax) -> None:
     """Log-scale y ticks as ``10⁻⁵`` (one every few decades so they never crowd)."""
     _axes(ax)
     ax.yaxis.set_major_locator(LogLocator(base=10, numticks=6))
-    ax.yaxis.set_major_formatter(FuncFormatter(
-        lambda y, _pos: "1" if y == 1 else "10" + fmt.power_of_ten(y, 0).split("·10")[-1]))
-
+    ax.yaxis.set_major_formatter(
+        FuncFormatter(lambda y, _pos: "1" if y == 1 else "10" + fmt.power_of_ten(y, 0).split("·10")[-1])
+    )
 
 
 def _axes(ax) -> Axes:
@@ -137,4 +149,5 @@ def typeset(figures):
             for text in fig.findobj(Text):
                 text.set_text(fmt.typographic(text.get_text()))
         return drawn
+
     return typeset_figures

@@ -19,14 +19,23 @@ import ast
 import hashlib
 import platform
 import re
-from functools import lru_cache
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 
 from . import _check
 
-__all__ = ["CELL", "LIBRARIES", "PACKAGE", "dependencies", "imported_modules", "is_notebook_page", "library_digest",
-           "page_digest", "page_modules"]
+__all__ = [
+    "CELL",
+    "LIBRARIES",
+    "PACKAGE",
+    "dependencies",
+    "imported_modules",
+    "is_notebook_page",
+    "library_digest",
+    "page_digest",
+    "page_modules",
+]
 
 PACKAGE = Path(__file__).resolve().parent
 LIBRARIES = ("numpy", "matplotlib", "babel", "num2words", "ipykernel", "myst-nb")
@@ -41,7 +50,7 @@ def library_digest(libraries: tuple[str, ...] = LIBRARIES) -> str:
     return _library_digest(libraries)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _library_digest(libraries: tuple[str, ...]) -> str:
     h = hashlib.sha256(f"python {platform.python_version()}\0".encode())
     for name in libraries:
@@ -101,12 +110,13 @@ def dependencies(modules: set[str], package: Path = PACKAGE) -> set[Path]:
             parent = ".".join(parts[:k])
             if parent not in seen and _module_file(parent, package):
                 seen.add(parent)
-                todo |= _module_imports(parent, _module_file(parent, package).read_text(encoding="utf-8"),
-                                        package) - seen
+                todo |= (
+                    _module_imports(parent, _module_file(parent, package).read_text(encoding="utf-8"), package) - seen
+                )
     return {_module_file(m, package) for m in seen}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _module_imports(name: str, source: str, package: Path) -> frozenset[str]:
     """:func:`imported_modules` of one module's source, parsed once per source text
     (a build asks for the digests of every page, which share most modules)."""

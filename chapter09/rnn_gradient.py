@@ -45,7 +45,7 @@ The page's headline values (its seed comes from :func:`page_seed`):
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -53,22 +53,64 @@ from . import _check
 from .common import N_SEEDS, memo
 from .common import _matvec as matvec
 
-__all__ = ["D", "T", "W_SCALE", "INPUT_SCALE", "MIN_SCALE", "MAX_SCALE", "GELFAND_SQUARINGS", "EXPLODE_FACTOR",
-           "BOUND_SLACK", "SWEEP_SCALES", "SATURATING", "SMALL_INPUT", "TOLERANCE", "FLIP_LIMIT", "EXERCISE_INPUT",
-           "SETTINGS", "MAX_SEEDS", "MAX_BATCH", "WORK_LIMIT", "MEMORY_LIMIT", "growth_threshold", "spectral_norm",
-           "bound_holds", "Draw", "draw", "draws",
-           "gelfand_radius", "eigen_radius", "tanh_prime", "forward", "backprop", "slope", "RNNGradient",
-           "simulate", "Batch", "Sweep", "sweep", "first_crossing", "narrative", "page_seed", "FlipStats",
-           "Robustness", "simulate_batch", "robustness", "radius_at_flip", "radius_at_return", "at_radius"]
+__all__ = [
+    "BOUND_SLACK",
+    "EXERCISE_INPUT",
+    "EXPLODE_FACTOR",
+    "FLIP_LIMIT",
+    "GELFAND_SQUARINGS",
+    "INPUT_SCALE",
+    "MAX_BATCH",
+    "MAX_SCALE",
+    "MAX_SEEDS",
+    "MEMORY_LIMIT",
+    "MIN_SCALE",
+    "SATURATING",
+    "SETTINGS",
+    "SMALL_INPUT",
+    "SWEEP_SCALES",
+    "TOLERANCE",
+    "WORK_LIMIT",
+    "W_SCALE",
+    "Batch",
+    "D",
+    "Draw",
+    "FlipStats",
+    "RNNGradient",
+    "Robustness",
+    "Sweep",
+    "T",
+    "at_radius",
+    "backprop",
+    "bound_holds",
+    "draw",
+    "draws",
+    "eigen_radius",
+    "first_crossing",
+    "forward",
+    "gelfand_radius",
+    "growth_threshold",
+    "narrative",
+    "page_seed",
+    "radius_at_flip",
+    "radius_at_return",
+    "robustness",
+    "simulate",
+    "simulate_batch",
+    "slope",
+    "spectral_norm",
+    "sweep",
+    "tanh_prime",
+]
 
 D, T = 10, 40
 W_SCALE, INPUT_SCALE = 0.8, 1.0
 MIN_SCALE, MAX_SCALE = 0.01, 10.0
 GELFAND_SQUARINGS = 40  # m = 2^40 in ‖A^m‖^{1/m}
-EXPLODE_FACTOR = 10.0   # "explodes": the fitted line grows by more than this over the T steps back
-BOUND_SLACK = 1e-12     # rounding allowance of the per-step bound check, in natural log
-MAX_SEEDS = 500         # robustness(): 500 seeds take about 3 s
-MAX_BATCH = 2000        # draws(): networks of one batch (within WORK_LIMIT and MEMORY_LIMIT too)
+EXPLODE_FACTOR = 10.0  # "explodes": the fitted line grows by more than this over the T steps back
+BOUND_SLACK = 1e-12  # rounding allowance of the per-step bound check, in natural log
+MAX_SEEDS = 500  # robustness(): 500 seeds take about 3 s
+MAX_BATCH = 2000  # draws(): networks of one batch (within WORK_LIMIT and MEMORY_LIMIT too)
 WORK_LIMIT = 75 * 10**7  # networks × T × (d² + 256) of one batch: about 3 s (256: numpy's cost per small matrix)
 MEMORY_LIMIT = 5 * 10**7  # networks × T × d numbers of one call (400 MB of float64)
 
@@ -157,8 +199,9 @@ def bound_holds(log_norms: np.ndarray, bound_slope) -> np.ndarray:
     try:
         np.broadcast_shapes(bound.shape, log_norms.shape[:-1])
     except ValueError:
-        raise ValueError(f"bound_slope must broadcast with the rows {log_norms.shape[:-1]}, "
-                         f"got shape {bound.shape}") from None
+        raise ValueError(
+            f"bound_slope must broadcast with the rows {log_norms.shape[:-1]}, got shape {bound.shape}"
+        ) from None
     with np.errstate(invalid="ignore", over="ignore"):
         steps = np.diff(log_norms, axis=-1)
         return np.all(np.isnan(steps) | (steps <= bound[..., None] + BOUND_SLACK), axis=-1)
@@ -166,14 +209,15 @@ def bound_holds(log_norms: np.ndarray, bound_slope) -> np.ndarray:
 
 # --- the draw -----------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Draw:
     """The random ingredients of one network: unscaled weights, inputs, loss direction."""
 
     W0: np.ndarray  # (d, d), N(0, 1/d)
     U0: np.ndarray  # (d, d), N(0, 1/d)
-    x: np.ndarray   # (T, d), N(0, 1)
-    u: np.ndarray   # (d,), unit vector
+    x: np.ndarray  # (T, d), N(0, 1)
+    u: np.ndarray  # (d,), unit vector
 
 
 def draw(d: int = D, T: int = T, seed: int = 0) -> Draw:
@@ -235,6 +279,7 @@ def _networks_fit(names: str, networks: int, T: int, d: int) -> None:
 
 
 # --- factor 1: the spectral radius ----------------------------------------------
+
 
 def gelfand_radius(A: np.ndarray, squarings: int = GELFAND_SQUARINGS):
     """Spectral radius by Gelfand's formula, ``ρ(A) = lim ‖A^k‖^{1/k}``, with ``k = 2^squarings``.
@@ -315,6 +360,7 @@ def eigen_radius(A: np.ndarray) -> float:
 
 # --- factor 2: the derivative of tanh ---------------------------------------------
 
+
 def tanh_prime(a: np.ndarray) -> np.ndarray:
     """``tanh′(a) = sech²(a) = 4e^{-2|a|} / (1 + e^{-2|a|})²``.
 
@@ -342,6 +388,7 @@ def tanh_prime(a: np.ndarray) -> np.ndarray:
 
 
 # --- forward and backward ----------------------------------------------------------
+
 
 def forward(W_hh: np.ndarray, W_xh: np.ndarray, x: np.ndarray) -> np.ndarray:
     """Pre-activations ``a_1 … a_T`` of the RNN, shape ``(..., T, d)``.
@@ -450,8 +497,9 @@ def slope(log_norms: np.ndarray) -> np.ndarray:
     """
     log_norms = _check._real_array("log_norms", log_norms)
     if log_norms.ndim < 1 or log_norms.shape[-1] < 2 or np.any(np.isnan(log_norms)) or np.any(log_norms == np.inf):
-        raise ValueError(f"log_norms must hold at least two values per row, none NaN or +inf, "
-                         f"got shape {log_norms.shape}")
+        raise ValueError(
+            f"log_norms must hold at least two values per row, none NaN or +inf, got shape {log_norms.shape}"
+        )
     k = np.arange(log_norms.shape[-1], dtype=np.float64)
     k -= k.mean()
     vanished = np.isneginf(log_norms).any(axis=-1)
@@ -463,6 +511,7 @@ def slope(log_norms: np.ndarray) -> np.ndarray:
 
 
 # --- the readout ---------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class RNNGradient:
@@ -477,13 +526,13 @@ class RNNGradient:
     W_xh: np.ndarray
     x: np.ndarray
     u: np.ndarray
-    spectral_radius: float           # Gelfand
-    spectral_radius_eig: float       # max |eigenvalue|, the check
-    mean_tanh_prime: float           # over the T steps and the d units
-    log_grad_norms: np.ndarray       # ln ‖∂L/∂h_{T-k}‖, k = 0 … T
-    measured_slope: float            # per step back, natural log
-    spectral_norm: float             # ‖W_hh‖₂, largest singular value
-    max_tanh_prime: float            # over the T steps and the d units
+    spectral_radius: float  # Gelfand
+    spectral_radius_eig: float  # max |eigenvalue|, the check
+    mean_tanh_prime: float  # over the T steps and the d units
+    log_grad_norms: np.ndarray  # ln ‖∂L/∂h_{T-k}‖, k = 0 … T
+    measured_slope: float  # per step back, natural log
+    spectral_norm: float  # ‖W_hh‖₂, largest singular value
+    max_tanh_prime: float  # over the T steps and the d units
 
     @property
     def product(self) -> float:
@@ -535,8 +584,9 @@ class RNNGradient:
 
 
 @memo
-def simulate(d: int = D, T: int = T, w_scale: float = W_SCALE,
-             input_scale: float = INPUT_SCALE, seed: int = 0) -> RNNGradient:
+def simulate(
+    d: int = D, T: int = T, w_scale: float = W_SCALE, input_scale: float = INPUT_SCALE, seed: int = 0
+) -> RNNGradient:
     """Run widget 1 for one setting.
 
     Parameters
@@ -564,8 +614,15 @@ def simulate(d: int = D, T: int = T, w_scale: float = W_SCALE,
     a = forward(W_hh, W_xh, dr.x)
     _, log_norms = backprop(W_hh, a, dr.u)
     return RNNGradient(
-        d=d, T=T, w_scale=w_scale, input_scale=input_scale, seed=seed,
-        W_hh=W_hh, W_xh=W_xh, x=dr.x, u=dr.u,
+        d=d,
+        T=T,
+        w_scale=w_scale,
+        input_scale=input_scale,
+        seed=seed,
+        W_hh=W_hh,
+        W_xh=W_xh,
+        x=dr.x,
+        u=dr.u,
         spectral_radius=gelfand_radius(W_hh),
         spectral_radius_eig=eigen_radius(W_hh),
         mean_tanh_prime=float(tanh_prime(a).mean()),
@@ -588,9 +645,9 @@ class Batch:
     spectral_radius: np.ndarray
     mean_tanh_prime: np.ndarray
     measured_slope: np.ndarray
-    spectral_norm: np.ndarray        # ‖W_hh‖₂
+    spectral_norm: np.ndarray  # ‖W_hh‖₂
     max_tanh_prime: np.ndarray
-    bound_holds: np.ndarray          # every step back within the bound
+    bound_holds: np.ndarray  # every step back within the bound
     T: int
 
     @property
@@ -630,12 +687,13 @@ class Sweep(Batch):
     input_scale: float
     seed: int
     scales: np.ndarray
-    log_grad_norms: np.ndarray       # (n_scales, T+1)
+    log_grad_norms: np.ndarray  # (n_scales, T+1)
 
 
 @memo
-def sweep(input_scale: float = INPUT_SCALE, seed: int = 0, d: int = D, T: int = T,
-          scales: np.ndarray = SWEEP_SCALES) -> Sweep:
+def sweep(
+    input_scale: float = INPUT_SCALE, seed: int = 0, d: int = D, T: int = T, scales: np.ndarray = SWEEP_SCALES
+) -> Sweep:
     """Run the widget at every ``w_scale`` of ``scales`` at once (a batch of networks).
 
     The radius is not recomputed per scale: ``ρ(s·W0) = s·ρ(W0)`` for ``s > 0``.
@@ -668,8 +726,13 @@ def sweep(input_scale: float = INPUT_SCALE, seed: int = 0, d: int = D, T: int = 
     for s in scales:
         _check.real("scales", s, MIN_SCALE, MAX_SCALE)
     _networks_fit("scales, d and T", scales.size, T, d)
-    return Sweep(input_scale=input_scale, seed=seed, scales=_check.frozen(scales), T=T,
-                 **_sweep_arrays(draw(d, T, seed), input_scale, scales))
+    return Sweep(
+        input_scale=input_scale,
+        seed=seed,
+        scales=_check.frozen(scales),
+        T=T,
+        **_sweep_arrays(draw(d, T, seed), input_scale, scales),
+    )
 
 
 def _sweep_arrays(dr: Draw, input_scale: float, scales: np.ndarray, full: bool = True) -> dict:
@@ -680,15 +743,21 @@ def _sweep_arrays(dr: Draw, input_scale: float, scales: np.ndarray, full: bool =
     W_hh = scales[:, None, None] * W0
     a = forward(W_hh, input_scale * U0, x)
     _, log_norms = backprop(W_hh, a, dr.u[..., None, :])
-    out = {"spectral_radius": _check.frozen(scales * np.asarray(gelfand_radius(dr.W0))[..., None]),
-           "measured_slope": _check.frozen(slope(log_norms))}
+    out = {
+        "spectral_radius": _check.frozen(scales * np.asarray(gelfand_radius(dr.W0))[..., None]),
+        "measured_slope": _check.frozen(slope(log_norms)),
+    }
     if full:
         tp = tanh_prime(a)
         norms = scales * np.asarray(spectral_norm(dr.W0))[..., None]  # ‖s·W0‖₂ = s·‖W0‖₂
         max_tp = tp.max(axis=(-2, -1))
-        out.update(mean_tanh_prime=_check.frozen(tp.mean(axis=(-2, -1))), log_grad_norms=_check.frozen(log_norms),
-                   spectral_norm=_check.frozen(norms), max_tanh_prime=_check.frozen(max_tp),
-                   bound_holds=_check.frozen(bound_holds(log_norms, np.log(norms * max_tp)), bool))
+        out.update(
+            mean_tanh_prime=_check.frozen(tp.mean(axis=(-2, -1))),
+            log_grad_norms=_check.frozen(log_norms),
+            spectral_norm=_check.frozen(norms),
+            max_tanh_prime=_check.frozen(max_tp),
+            bound_holds=_check.frozen(bound_holds(log_norms, np.log(norms * max_tp)), bool),
+        )
     return out
 
 
@@ -731,11 +800,11 @@ def first_crossing(scales: np.ndarray, values: np.ndarray, level: float) -> floa
 
 # --- the text's narrative, and how often it holds -------------------------------------
 
-SATURATING = (2.0, 1.0)      # "Posa l'escala de W_hh a 2 i deixa l'escala de l'entrada a 1"
-SMALL_INPUT = (2.0, 0.05)    # "Baixa ara l'escala de l'entrada a 0,05"
-TOLERANCE = 0.2              # "the product shows in the slope": relative error below 20 %
-FLIP_LIMIT = 1.5             # "the slope flips when ρ passes 1" counts as holding if it flips before ρ = 1,5
-EXERCISE_INPUT = 0.5         # the exercise: where does the slope change sign with this input?
+SATURATING = (2.0, 1.0)  # "Posa l'escala de W_hh a 2 i deixa l'escala de l'entrada a 1"
+SMALL_INPUT = (2.0, 0.05)  # "Baixa ara l'escala de l'entrada a 0,05"
+TOLERANCE = 0.2  # "the product shows in the slope": relative error below 20 %
+FLIP_LIMIT = 1.5  # "the slope flips when ρ passes 1" counts as holding if it flips before ρ = 1,5
+EXERCISE_INPUT = 0.5  # the exercise: where does the slope change sign with this input?
 
 
 def narrative(seed: int) -> dict[str, bool]:
@@ -752,8 +821,11 @@ def narrative(seed: int) -> dict[str, bool]:
         ``default_vanishes``, ``saturation_vanishes`` and ``small_input_explodes``: whether each holds.
     """
     seed = _check.integer("seed", seed, 0, 2**63 - 1)
-    story = _story(simulate(seed=seed), simulate(w_scale=SATURATING[0], input_scale=SATURATING[1], seed=seed),
-                   simulate(w_scale=SMALL_INPUT[0], input_scale=SMALL_INPUT[1], seed=seed))
+    story = _story(
+        simulate(seed=seed),
+        simulate(w_scale=SATURATING[0], input_scale=SATURATING[1], seed=seed),
+        simulate(w_scale=SMALL_INPUT[0], input_scale=SMALL_INPUT[1], seed=seed),
+    )
     return {k: bool(v) for k, v in story.items()}
 
 
@@ -773,7 +845,7 @@ def _story(default, sat, small) -> dict:
     }
 
 
-@lru_cache(maxsize=None)
+@cache
 def page_seed() -> int:
     """The page's rule: the first seed ≥ 0 for which all of :func:`narrative` holds.
 
@@ -796,11 +868,11 @@ class FlipStats:
     """Where the slope turns positive as ``w_scale`` rises, over many seeds, for one input scale."""
 
     input_scale: float
-    soon_after_one: float     # share of seeds whose slope first turns positive at 1 ≤ ρ < FLIP_LIMIT
-    radius_quartiles: tuple   # quartiles of ρ where the slope first turns positive (NaN if no seed's does)
-    never: float              # share of seeds whose slope never turns positive in the sweep
-    returns: float            # share of seeds whose slope, once positive, falls below 0 again in the sweep
-    return_median: float      # median ρ where it first does (NaN if no seed does)
+    soon_after_one: float  # share of seeds whose slope first turns positive at 1 ≤ ρ < FLIP_LIMIT
+    radius_quartiles: tuple  # quartiles of ρ where the slope first turns positive (NaN if no seed's does)
+    never: float  # share of seeds whose slope never turns positive in the sweep
+    returns: float  # share of seeds whose slope, once positive, falls below 0 again in the sweep
+    return_median: float  # median ρ where it first does (NaN if no seed does)
 
 
 @dataclass(frozen=True)
@@ -809,17 +881,17 @@ class Robustness:
 
     n_seeds: int
     median_relative_error: float  # default setting
-    within_tolerance: float       # default setting: relative error < TOLERANCE
-    below_prediction: dict        # input scale → share with measured slope < predicted (default W_hh)
-    flips: dict                   # input scale → FlipStats
-    saturation_vanishes: float    # (2, 1): ρ > 1, product < 1 and the gradient vanishes
-    small_input_explodes: float   # (2, 0,05): the gradient explodes (whatever the product)
+    within_tolerance: float  # default setting: relative error < TOLERANCE
+    below_prediction: dict  # input scale → share with measured slope < predicted (default W_hh)
+    flips: dict  # input scale → FlipStats
+    saturation_vanishes: float  # (2, 1): ρ > 1, product < 1 and the gradient vanishes
+    small_input_explodes: float  # (2, 0,05): the gradient explodes (whatever the product)
     small_input_explained: float  # (2, 0,05): it explodes and the product passes 1
-    sign_missed: dict             # setting name → share where ln(ρ·mean tanh′) has the wrong sign
-    bound_holds: float            # every step of every setting within Pascanu's bound
-    bound_gap_median: float       # (2, 0,05): median of bound slope − measured slope
-    narrative: float              # all of narrative() at once
-    radius_range_at_2: tuple      # (min, max) of ρ(2·W0) over the seeds
+    sign_missed: dict  # setting name → share where ln(ρ·mean tanh′) has the wrong sign
+    bound_holds: float  # every step of every setting within Pascanu's bound
+    bound_gap_median: float  # (2, 0,05): median of bound slope − measured slope
+    narrative: float  # all of narrative() at once
+    radius_range_at_2: tuple  # (min, max) of ρ(2·W0) over the seeds
 
 
 def simulate_batch(dr: Draw, w_scale: float = W_SCALE, input_scale: float = INPUT_SCALE) -> Batch:
@@ -847,12 +919,15 @@ def simulate_batch(dr: Draw, w_scale: float = W_SCALE, input_scale: float = INPU
     _, log_norms = backprop(W_hh, a, dr.u)
     tp = tanh_prime(a)
     norms, max_tp = spectral_norm(W_hh), tp.max(axis=(-2, -1))
-    return Batch(spectral_radius=_check.frozen(gelfand_radius(W_hh)),
-                 mean_tanh_prime=_check.frozen(tp.mean(axis=(-2, -1))),
-                 measured_slope=_check.frozen(slope(log_norms)),
-                 spectral_norm=_check.frozen(norms), max_tanh_prime=_check.frozen(max_tp),
-                 bound_holds=_check.frozen(bound_holds(log_norms, np.log(norms * max_tp)), bool),
-                 T=a.shape[-2])
+    return Batch(
+        spectral_radius=_check.frozen(gelfand_radius(W_hh)),
+        mean_tanh_prime=_check.frozen(tp.mean(axis=(-2, -1))),
+        measured_slope=_check.frozen(slope(log_norms)),
+        spectral_norm=_check.frozen(norms),
+        max_tanh_prime=_check.frozen(max_tp),
+        bound_holds=_check.frozen(bound_holds(log_norms, np.log(norms * max_tp)), bool),
+        T=a.shape[-2],
+    )
 
 
 SETTINGS = {"default": (W_SCALE, INPUT_SCALE), "saturating": SATURATING, "small_input": SMALL_INPUT}
@@ -882,8 +957,10 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
     radii_at_2 = SATURATING[0] * gelfand_radius(dr.W0)
     return Robustness(
         n_seeds=n_seeds,
-        below_prediction={INPUT_SCALE: _share(default.measured_slope < default.predicted_slope),
-                          SMALL_INPUT[1]: _share(small_default.measured_slope < small_default.predicted_slope)},
+        below_prediction={
+            INPUT_SCALE: _share(default.measured_slope < default.predicted_slope),
+            SMALL_INPUT[1]: _share(small_default.measured_slope < small_default.predicted_slope),
+        },
         flips={x: _flip_stats(x, dr) for x in (INPUT_SCALE, SMALL_INPUT[1], EXERCISE_INPUT)},
         median_relative_error=float(np.median(default.relative_error)),
         within_tolerance=_share(default.relative_error < TOLERANCE),
@@ -961,8 +1038,9 @@ def at_radius(sw: Sweep, values: np.ndarray, radius: float) -> float:
     _check.instance("sw", sw, Sweep)
     values = _check.array("values", values, ndim=1)
     if values.shape != sw.scales.shape:
-        raise ValueError(f"values must hold one value per scale of the sweep, {sw.scales.shape}, "
-                         f"got shape {values.shape}")
+        raise ValueError(
+            f"values must hold one value per scale of the sweep, {sw.scales.shape}, got shape {values.shape}"
+        )
     radius = _check.real("radius", radius, float(sw.spectral_radius[0]), float(sw.spectral_radius[-1]))
     return float(np.interp(radius, sw.spectral_radius, values))
 
@@ -978,7 +1056,7 @@ def _radius_at_return(scales, slopes, radii) -> float | None:
     positive = np.nonzero(slopes >= 0)[0]
     if positive.size == 0:
         return None
-    below = np.nonzero(slopes[positive[0]:] < 0)[0]
+    below = np.nonzero(slopes[positive[0] :] < 0)[0]
     if below.size == 0:
         return None
     j = positive[0] + below[0]  # slopes[j - 1] >= 0 > slopes[j]
@@ -991,8 +1069,9 @@ def _flip_stats(input_scale: float, dr: Draw, chunk: int = 50) -> FlipStats:
     per batch (a batch that fits the processor's cache runs faster than one that does not)."""
     flips, backs = [], []
     for i in range(0, dr.W0.shape[0], chunk):
-        sw = _sweep_arrays(Draw(*(a[i:i + chunk] for a in (dr.W0, dr.U0, dr.x, dr.u))),
-                           input_scale, SWEEP_SCALES, full=False)
+        sw = _sweep_arrays(
+            Draw(*(a[i : i + chunk] for a in (dr.W0, dr.U0, dr.x, dr.u))), input_scale, SWEEP_SCALES, full=False
+        )
         for slopes, radii in zip(sw["measured_slope"], sw["spectral_radius"]):
             flips.append(_radius_at_flip(SWEEP_SCALES, slopes, radii))
             backs.append(_radius_at_return(SWEEP_SCALES, slopes, radii))
@@ -1001,8 +1080,9 @@ def _flip_stats(input_scale: float, dr: Draw, chunk: int = 50) -> FlipStats:
     return FlipStats(
         input_scale=input_scale,
         soon_after_one=float(sum(1 <= r < FLIP_LIMIT for r in radii) / len(flips)),
-        radius_quartiles=(tuple(float(q) for q in np.quantile(radii, [0.25, 0.5, 0.75])) if radii
-                          else (float("nan"),) * 3),
+        radius_quartiles=(
+            tuple(float(q) for q in np.quantile(radii, [0.25, 0.5, 0.75])) if radii else (float("nan"),) * 3
+        ),
         never=1 - len(radii) / len(flips),
         returns=len(returned) / len(flips),
         return_median=float(np.median(returned)) if returned else float("nan"),

@@ -61,8 +61,8 @@ if os.environ.get("CI") == "true":
 
 # --- markers: what is slow, and what touches the system --------------------------------
 
-BUILDS = {"built_book", "built_pdf"}   # fixtures that build the book
-SYSTEM = {"built_pdf", "browser"}      # fixtures that install a Debian package when it is missing
+BUILDS = {"built_book", "built_pdf"}  # fixtures that build the book
+SYSTEM = {"built_pdf", "browser"}  # fixtures that install a Debian package when it is missing
 
 
 def pytest_configure(config):
@@ -97,8 +97,9 @@ def ensure_system_tool(script: str, what: str) -> None:
     and say so on the terminal while it does.  Where that cannot be done the test is
     skipped — except under CI, where it fails."""
     said = []
-    with subprocess.Popen(["bash", str(ROOT / "tools" / script)], stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True) as process:
+    with subprocess.Popen(
+        ["bash", str(ROOT / "tools" / script)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    ) as process:
         for line in process.stderr:
             said.append(line)
             if line.startswith("installing"):
@@ -120,8 +121,15 @@ def built_pdf(tmp_path_factory, execution_cache, built_book) -> Path:
     """The PDF book (LaTeX builder + xelatex via latexmk), from the same executed pages."""
     ensure_tex()
     out = tmp_path_factory.mktemp("pdf")
-    result = build.run(ROOT, out, builder="latexpdf", cache=execution_cache, quiet=True, timeout=900,
-                       env=dict(os.environ, LATEXMKOPTS="-silent"))
+    result = build.run(
+        ROOT,
+        out,
+        builder="latexpdf",
+        cache=execution_cache,
+        quiet=True,
+        timeout=900,
+        env=dict(os.environ, LATEXMKOPTS="-silent"),
+    )
     assert result.returncode == 0, f"PDF build failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}"
     return out / "latex" / "capitol-09.pdf"
 
@@ -132,8 +140,17 @@ def browser():
     ensure_system_tool("install-browser.sh", "Chromium")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        b = p.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
         yield b
         b.close()

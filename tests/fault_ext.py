@@ -31,8 +31,11 @@ def setup(app):
     if moment and moment not in MOMENTS:
         raise ValueError(f"CHAPTER09_FAULT: moment must be one of {MOMENTS}, got {moment!r}")
     app.connect("builder-inited", lambda app: _strike(moment, "starting"), priority=950)
-    app.connect("env-before-read-docs", lambda app, env, docs: threading.Timer(
-        1.0, _strike, (moment, "executing")).start(), priority=100)
+    app.connect(
+        "env-before-read-docs",
+        lambda app, env, docs: threading.Timer(1.0, _strike, (moment, "executing")).start(),
+        priority=100,
+    )
     app.connect("env-before-read-docs", lambda app, env, docs: _strike(moment, "executed"), priority=900)
     app.connect("html-page-context", lambda app, *args: _strike(moment, "writing"))
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -55,8 +55,10 @@ def test_no_serious_or_critical_wcag_violation(browser, built_book, axe_script, 
             """([tags, disabled]) => axe.run(document, {runOnly: {type: 'tag', values: tags},
                  rules: Object.fromEntries(disabled.map((r) => [r, {enabled: false}]))})
                .then((r) => r.violations.filter((v) => ['critical', 'serious'].includes(v.impact))
-               .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`))""",
-            [TAGS, list(DISABLED.get(name, {}))])
+               .map((v) => `${v.id} (${v.impact}): `
+                    + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')))""",
+            [TAGS, list(DISABLED.get(name, {}))],
+        )
         found += [f"{name}: {v}" for v in violations]
         page.close()
     assert not found, f"{scheme}, {width} px:\n" + "\n".join(found)

@@ -19,19 +19,26 @@ def load(name: str):
 
 def defined_here(module) -> set[str]:
     """The public functions and classes the module itself defines (not those it imports)."""
-    return {name for name, obj in vars(module).items()
-            if not name.startswith("_") and callable(obj) and getattr(obj, "__module__", None) == module.__name__}
+    return {
+        name
+        for name, obj in vars(module).items()
+        if not name.startswith("_") and callable(obj) and getattr(obj, "__module__", None) == module.__name__
+    }
 
 
 def exported_functions(module) -> dict:
-    return {name: getattr(module, name) for name in module.__all__
-            if callable(getattr(module, name)) and not inspect.isclass(getattr(module, name))}
+    return {
+        name: getattr(module, name)
+        for name in module.__all__
+        if callable(getattr(module, name)) and not inspect.isclass(getattr(module, name))
+    }
 
 
 def parameters_section(doc: str) -> str:
     """The text between "Parameters / ----------" and the next numpydoc heading (or the end)."""
-    match = re.search(r"^[ \t]*Parameters[ \t]*\n[ \t]*-{3,}[ \t]*\n(.*?)(?=^[ \t]*\w[\w ]*\n[ \t]*-{3,}[ \t]*$|\Z)",
-                      doc, re.M | re.S)
+    match = re.search(
+        r"^[ \t]*Parameters[ \t]*\n[ \t]*-{3,}[ \t]*\n(.*?)(?=^[ \t]*\w[\w ]*\n[ \t]*-{3,}[ \t]*$|\Z)", doc, re.M | re.S
+    )
     return match.group(1) if match else ""
 
 

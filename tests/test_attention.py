@@ -41,7 +41,7 @@ def test_span_limits():
 
 
 def test_span_grows_with_temperature_towards_n():
-    taus, spans = w4.span_curve()
+    _taus, spans = w4.span_curve()
     assert np.all(np.diff(spans) >= -1e-12) and spans[0] >= 1.0 and spans[-1] <= 7.0
 
 
@@ -56,11 +56,19 @@ def test_readout_is_immutable():
     assert not a.alpha.flags.writeable and not a.context.flags.writeable
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    ({"temperature": 0.0}, "temperature"), ({"temperature": 1e-4}, "temperature"),
-    ({"temperature": 1e4}, "temperature"), ({"temperature": float("nan")}, "temperature"),
-    ({"n": 0}, "n"), ({"d": -1}, "d"), ({"seed": 0.5}, "seed"), ({"slope": 0.0}, "slope"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"temperature": 0.0}, "temperature"),
+        ({"temperature": 1e-4}, "temperature"),
+        ({"temperature": 1e4}, "temperature"),
+        ({"temperature": float("nan")}, "temperature"),
+        ({"n": 0}, "n"),
+        ({"d": -1}, "d"),
+        ({"seed": 0.5}, "seed"),
+        ({"slope": 0.0}, "slope"),
+    ],
+)
 def test_bad_parameters_raise_value_error_naming_them(kwargs, name):
     with pytest.raises(ValueError, match=rf"^{name} must be"):
         w4.attend(**kwargs)
@@ -68,8 +76,9 @@ def test_bad_parameters_raise_value_error_naming_them(kwargs, name):
 
 def test_rows_do_not_depend_on_the_seed_and_split_into_exact_and_rounded():
     for tau in (1e-3, 0.05, 1.0, 4.0, 1e3):
-        np.testing.assert_array_equal(w4.attend(temperature=tau, seed=0).alpha,
-                                      w4.attend(temperature=tau, seed=7).alpha)
+        np.testing.assert_array_equal(
+            w4.attend(temperature=tau, seed=0).alpha, w4.attend(temperature=tau, seed=7).alpha
+        )
     split = w4.row_sum_split()
     assert split == {0: 21, 1: 1, 2: 13} and sum(split.values()) == 5 * w4.N
     assert w4.robustness().sums_exactly_one == pytest.approx(21 / 35)
@@ -92,8 +101,9 @@ def test_underflow_gives_exact_zeros_but_never_negatives():
 
 def test_scaled_dot_product_is_a_temperature_and_depends_on_the_states():
     states = np.random.default_rng(3).standard_normal((5, 16))
-    np.testing.assert_allclose(w4.softmax(w4.dot_scores(states), 1.0),
-                               w4.softmax(w4.dot_scores(states, scaled=False), 4.0), rtol=1e-12)
+    np.testing.assert_allclose(
+        w4.softmax(w4.dot_scores(states), 1.0), w4.softmax(w4.dot_scores(states, scaled=False), 4.0), rtol=1e-12
+    )
     s = w4.seed_dependence()
     assert s.monotone_spread == 0.0
     assert 1.0 < s.dot_span_min < s.dot_span_median < s.dot_span_max < w4.N
@@ -111,10 +121,15 @@ def test_exercise_answers():
     assert (n["w4_const_excess"], n["w4_const_sum"]) == ("2,22·10⁻¹⁶", "1 − 2⁻⁵²")
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: w4.dot_scores(np.ones(3)), "states"), (lambda: w4.constant_states(0.0), "temperature"),
-    (lambda: w4.underflow(1e4), "temperature"), (lambda: w4.seed_dependence(0), "n_seeds"),
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: w4.dot_scores(np.ones(3)), "states"),
+        (lambda: w4.constant_states(0.0), "temperature"),
+        (lambda: w4.underflow(1e4), "temperature"),
+        (lambda: w4.seed_dependence(0), "n_seeds"),
+    ],
+)
 def test_new_functions_name_their_bad_parameters(call, name):
     with pytest.raises(ValueError, match=rf"^{name} must"):
         call()

@@ -7,6 +7,7 @@ from bs4 import BeautifulSoup
 
 from chapter09 import claims
 from chapter09.claim import CHANGES
+
 from conftest import BOOK, TEXT, author_paragraphs, build_book
 
 REGISTRY = claims.registry()
@@ -50,8 +51,17 @@ def test_every_glued_number_is_rendered_in_catalan(built_book, w):
 def test_headline_numbers_of_widget_1_are_on_its_page(built_book):
     w = claims.widget1()
     pasted = [s.get_text() for s in page_text(built_book, w.page).select("span.pasted-text")]
-    for key in ("w1_rho", "w1_pred", "w1_meas", "w1_sat_rho", "w1_sat_product", "w1_small_meas",
-                "w1_small_share", "w1_narrative_share", "w1_below_default"):
+    for key in (
+        "w1_rho",
+        "w1_pred",
+        "w1_meas",
+        "w1_sat_rho",
+        "w1_sat_product",
+        "w1_small_meas",
+        "w1_small_share",
+        "w1_narrative_share",
+        "w1_below_default",
+    ):
         value = w.numbers[key]  # alone, or with the word before it (el 26,5 %, d’1,43)
         assert any(p == value or p.endswith((" " + value, "’" + value)) for p in pasted), key
     assert "\u00a0%" in w.numbers["w1_small_share"]
@@ -68,8 +78,11 @@ def test_claims_page_lists_every_claim_and_every_correction(built_book):
             assert row[5] == "es compleix"
             assert row[6] == claims.verdict_on_the_original(c, w.corrections)
         for c in w.corrections:
-            assert any(r[0] == c.claim and r[1] == CHANGES[c.change] and normalise(w.render(c.book)) in r[3]
-                       for r in rows if len(r) == 5)
+            assert any(
+                r[0] == c.claim and r[1] == CHANGES[c.change] and normalise(w.render(c.book)) in r[3]
+                for r in rows
+                if len(r) == 5
+            )
     assert ids
 
 
@@ -81,8 +94,11 @@ def test_two_clean_builds_are_identical_byte_for_byte(built_book, tmp_path):
     second = tmp_path / "out" / "html"
 
     def files(root):
-        return sorted(p.relative_to(root) for p in root.rglob("*")
-                      if p.is_file() and ".doctrees" not in p.parts and p.name != ".buildinfo")
+        return sorted(
+            p.relative_to(root)
+            for p in root.rglob("*")
+            if p.is_file() and ".doctrees" not in p.parts and p.name != ".buildinfo"
+        )
 
     assert files(built_book) == files(second)
     differ = [str(p) for p in files(built_book) if (built_book / p).read_bytes() != (second / p).read_bytes()]
@@ -93,8 +109,14 @@ def test_two_clean_builds_are_identical_byte_for_byte(built_book, tmp_path):
 def test_interface_is_in_catalan_and_offline(built_book):
     for name in ("index", "01-gradient-rnn", "search"):
         html = (built_book / f"{name}.html").read_text(encoding="utf-8")
-        for english in ("Toggle primary sidebar", "Toggle secondary sidebar", "Fullscreen mode",
-                        "Search...", ">Contents<", "Search the docs"):
+        for english in (
+            "Toggle primary sidebar",
+            "Toggle secondary sidebar",
+            "Fullscreen mode",
+            "Search...",
+            ">Contents<",
+            "Search the docs",
+        ):
             assert english not in html, f"{name}: {english!r} left in English"
         assert not re.search(r'<script[^>]+src="https?://', html), "a script from outside the build"
         assert not re.search(r'<link[^>]+href="https?://[^"]+\.(css|woff2?)', html), "a style or font from outside"
@@ -124,12 +146,12 @@ def test_visible_examples_show_their_code_and_the_pinned_outputs(built_book, w):
 
 # What a reader sees must be set the Catalan way: the kinds of slip, each with a pattern.
 SLIPS = {
-    "typewriter apostrophe": re.compile(r"[^\W\d_]'[^\W_]"),          # l'entrada: l’entrada
-    "hyphen for a minus sign": re.compile(r"(?<![\w.\-−])-\d"),         # -0,73: −0,73
+    "typewriter apostrophe": re.compile(r"[^\W\d_]'[^\W_]"),  # l'entrada: l’entrada
+    "hyphen for a minus sign": re.compile(r"(?<![\w.\-−])-\d"),  # -0,73: −0,73
     "ASCII subscript": re.compile(r"\b[A-Za-zα-ω]_(?:[a-z]{1,2}\b|\(|\{)"),  # W_hh, f_t, h_(t−1)
-    "ASCII power": re.compile(r"[\w)]\^[\w({]"),                       # 2^(d·q), V^L
-    "stray closing quote": re.compile(r"[^\W\d_]”[^\W\d_]"),            # L”abast
-    "«de» not elided": re.compile(r"\bde 1{1,2}(?![\d.])"),                # de 1,43: d’1,43
+    "ASCII power": re.compile(r"[\w)]\^[\w({]"),  # 2^(d·q), V^L
+    "stray closing quote": re.compile(r"[^\W\d_]”[^\W\d_]"),  # L”abast
+    "«de» not elided": re.compile(r"\bde 1{1,2}(?![\d.])"),  # de 1,43: d’1,43
     "percentage without its article": re.compile(r"\b(?:en|amb|de|fita) \d[\d.,]*\xa0%"),  # en 53 %
 }
 
@@ -178,9 +200,12 @@ def _strings(data):
 
 
 def test_what_a_reader_sees_is_set_the_catalan_way(built_book):
-    slips = [f"{page} ({where}), {kind}: …{text[max(0, m.start() - 30):m.end() + 10]!r}…"
-             for page, where, text in reader_texts(built_book) for kind, pattern in SLIPS.items()
-             for m in pattern.finditer(text)]
+    slips = [
+        f"{page} ({where}), {kind}: …{text[max(0, m.start() - 30) : m.end() + 10]!r}…"
+        for page, where, text in reader_texts(built_book)
+        for kind, pattern in SLIPS.items()
+        for m in pattern.finditer(text)
+    ]
     assert not slips, "\n".join(slips[:30])
 
 
@@ -189,13 +214,22 @@ def test_the_typography_check_sees_each_kind_of_slip(tmp_path):
     (tmp_path / "p.html").write_text(
         "<html><body><p>l'entrada de -0,73, W_hh i 2^(d·q), L”abast, de 1,43 en 53\xa0%</p><p>$a'_t$ és maths</p>"
         '<script type="application/json" class="ch09-data">{"label": "escala de l\'entrada"}</script>'
-        '<img src="f.svg"></body></html>', encoding="utf-8")
+        '<img src="f.svg"></body></html>',
+        encoding="utf-8",
+    )
     (tmp_path / "f.svg").write_text("<svg><!-- paraula d'entrada $j$ --><!-- f_t --></svg>", encoding="utf-8")
-    found = {(where.split()[0], kind) for page, where, text in reader_texts(tmp_path)
-             for kind, pattern in SLIPS.items() if pattern.search(text)}
+    found = {
+        (where.split()[0], kind)
+        for page, where, text in reader_texts(tmp_path)
+        for kind, pattern in SLIPS.items()
+        if pattern.search(text)
+    }
     assert {("text", k) for k in SLIPS} <= found
-    assert {("widget", "typewriter apostrophe"), ("figure", "typewriter apostrophe"),
-            ("figure", "ASCII subscript")} <= found
+    assert {
+        ("widget", "typewriter apostrophe"),
+        ("figure", "typewriter apostrophe"),
+        ("figure", "ASCII subscript"),
+    } <= found
 
 
 def test_the_bibliography_is_in_catalan_and_author_year_as_the_citations(built_book):
@@ -209,6 +243,10 @@ def test_the_bibliography_is_in_catalan_and_author_year_as_the_citations(built_b
     assert not [a for a in authors if " and " in a or "others" in a]
     assert not [e for e in entries if re.search(r"\bIn:? [A-Z]|\bpages\b|\bedition\b", e)]
     assert any(" i " in e for e in entries) and any(" A: " in e for e in entries)
-    cited = {a.get_text() for p in REGISTRY for a in page_text(built_book, p.page).select("a.reference.internal")
-             if re.search(r", (19|20)\d\d[a-z]?$", a.get_text())}
+    cited = {
+        a.get_text()
+        for p in REGISTRY
+        for a in page_text(built_book, p.page).select("a.reference.internal")
+        if re.search(r", (19|20)\d\d[a-z]?$", a.get_text())
+    }
     assert cited and cited <= set(labels), f"a citation the list does not label: {cited - set(labels)}"

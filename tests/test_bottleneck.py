@@ -25,7 +25,7 @@ def test_fraction_is_exact_and_agrees_with_the_bits(d, q, V, L):
     assert b.fraction == min(Fraction(1), Fraction(2 ** (d * q), V**L))
     assert b.missing_bits == pytest.approx(L * math.log2(V) - d * q, abs=1e-9)
     if b.missing_bits > 0:
-        assert float(b.fraction) == pytest.approx(2.0 ** -b.missing_bits, rel=1e-12)
+        assert float(b.fraction) == pytest.approx(2.0**-b.missing_bits, rel=1e-12)
     else:
         assert b.fraction == 1 and b.fits
 
@@ -49,10 +49,18 @@ def test_a_roomy_code_can_hold_every_sentence():
     assert p.bound.fits and p.bound.fraction == 1
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    ({"d": 0}, "d"), ({"q": 0}, "q"), ({"V": 1}, "V"), ({"L": 0}, "L"), ({"L": 2.0}, "L"),
-    ({"V": True}, "V"), ({"q": float("nan")}, "q"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"d": 0}, "d"),
+        ({"q": 0}, "q"),
+        ({"V": 1}, "V"),
+        ({"L": 0}, "L"),
+        ({"L": 2.0}, "L"),
+        ({"V": True}, "V"),
+        ({"q": float("nan")}, "q"),
+    ],
+)
 def test_bad_parameters_raise_value_error_naming_them(kwargs, name):
     with pytest.raises(ValueError, match=rf"^{name} must be"):
         w3.bottleneck(**kwargs)

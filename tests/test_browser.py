@@ -13,10 +13,25 @@ from chapter09 import attention as w4
 from chapter09 import claims, fmt
 from chapter09.pages import attention, cost, gates, lstm_gradient, rnn_gradient
 
-PAGES = ["index", "01-gradient-rnn", "02-rnn-lstm", "03-coll-ampolla", "04-atencio",
-         "05-cost-i-memoria", "07-portes", "afirmacions", "bibliografia"]
-WIDGET_PAGE = {"w1": "01-gradient-rnn", "w2": "02-rnn-lstm", "w3": "03-coll-ampolla", "w4": "04-atencio",
-               "w5": "05-cost-i-memoria", "w7": "07-portes"}
+PAGES = [
+    "index",
+    "01-gradient-rnn",
+    "02-rnn-lstm",
+    "03-coll-ampolla",
+    "04-atencio",
+    "05-cost-i-memoria",
+    "07-portes",
+    "afirmacions",
+    "bibliografia",
+]
+WIDGET_PAGE = {
+    "w1": "01-gradient-rnn",
+    "w2": "02-rnn-lstm",
+    "w3": "03-coll-ampolla",
+    "w4": "04-atencio",
+    "w5": "05-cost-i-memoria",
+    "w7": "07-portes",
+}
 
 
 @pytest.fixture()
@@ -28,8 +43,14 @@ def open_page(browser, built_book, tmp_path):
         page.errors, page.outside = [], []
         page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: page.errors.append(str(e)))
-        page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
-                   else (page.outside.append(route.request.url), route.abort()))
+        page.route(
+            "**/*",
+            lambda route: (
+                route.continue_()
+                if route.request.url.startswith("file://")
+                else (page.outside.append(route.request.url), route.abort())
+            ),
+        )
         page.goto((built_book / f"{name}.html").as_uri())
         page.wait_for_load_state("load")
         pages.append(page)
@@ -59,6 +80,7 @@ def readout(locator, key):
 def widget_on(open_page):
     def get(name):
         return open_page(WIDGET_PAGE[name]).locator(f"#ch09-{name}")
+
     return get
 
 
@@ -66,26 +88,29 @@ def move(locator, name, label, spec):
     control = next(c for c in spec["controls"] if c["name"] == name)
     index = control["labels"].index(label)
     locator.locator(f"[data-control={name}]").evaluate(
-        "(el, v) => { el.value = v; el.dispatchEvent(new Event(el.tagName === 'SELECT' ? 'change' : 'input')); }",
-        index)
+        "(el, v) => { el.value = v; el.dispatchEvent(new Event(el.tagName === 'SELECT' ? 'change' : 'input')); }", index
+    )
 
 
 def test_widget_1_starts_as_the_prose_and_follows_the_text(widget_on):
     n, spec, w = claims.widget1().numbers, rnn_gradient.controls(), widget_on("w1")
     assert readout(w, "rho") == n["w1_rho"] and readout(w, "meas") == n["w1_meas"]
-    move(w, "w_scale", n["w1_sat_w"] + ",0", spec)          # "Posa l'escala de W_hh a 2"
+    move(w, "w_scale", n["w1_sat_w"] + ",0", spec)  # "Posa l'escala de W_hh a 2"
     assert (readout(w, "rho"), readout(w, "product"), readout(w, "verdict")) == (
-        n["w1_sat_rho"], n["w1_sat_product"], "s’esvaeix")
-    move(w, "input_scale", n["w1_small_x"], spec)           # "Baixa ara l'escala de l'entrada a 0,05"
+        n["w1_sat_rho"],
+        n["w1_sat_product"],
+        "s’esvaeix",
+    )
+    move(w, "input_scale", n["w1_small_x"], spec)  # "Baixa ara l'escala de l'entrada a 0,05"
     assert (readout(w, "meas"), readout(w, "verdict")) == (n["w1_small_meas"], "explota")
 
 
 def test_widget_2_forget_values_of_the_text(widget_on):
     n, spec, w = claims.widget2().numbers, lstm_gradient.controls(), widget_on("w2")
     assert readout(w, "whole") == n["w2_whole"]
-    move(w, "forget", n["w2_forget_low"] + "0", spec)        # "Baixa f a 0,9"
+    move(w, "forget", n["w2_forget_low"] + "0", spec)  # "Baixa f a 0,9"
     assert readout(w, "whole") == n["w2_whole_low"]
-    move(w, "forget", "1", spec)                             # "posa-la a 1"
+    move(w, "forget", "1", spec)  # "posa-la a 1"
     assert readout(w, "whole") == n["w2_whole_one"]
 
 
@@ -96,7 +121,7 @@ def test_widget_3_starts_at_the_text_s_settings(widget_on):
 
 def test_widget_4_temperatures_of_the_text(widget_on):
     spec, w = attention.controls(), widget_on("w4")
-    for tau in (w4.COLD, w4.WARM):                           # "Baixa la temperatura fins a 0,05", "Puja-la a 4"
+    for tau in (w4.COLD, w4.WARM):  # "Baixa la temperatura fins a 0,05", "Puja-la a 4"
         move(w, "tau", fmt.decimal(tau, 2 if tau < 1 else 0), spec)
         assert readout(w, "span") == fmt.decimal(w4.attend(temperature=tau).span.mean(), 3)
         assert readout(w, "hull") == "0,0"
@@ -105,16 +130,16 @@ def test_widget_4_temperatures_of_the_text(widget_on):
 def test_widget_5_long_context(widget_on):
     n, spec, w = claims.widget5().numbers, cost.controls(), widget_on("w5")
     assert (readout(w, "ratio"), readout(w, "kv"), readout(w, "state")) == (n["w5_ratio"], n["w6_kv"], n["w6_state"])
-    move(w, "L", n["w6_L_long"], spec)                       # "Puja L a 131.072"
+    move(w, "L", n["w6_L_long"], spec)  # "Puja L a 131.072"
     assert readout(w, "kv") == n["w6_kv_long"] and readout(w, "state") == n["w6_state"]
 
 
 def test_widget_7_top_k_of_the_text(widget_on):
     n, spec, w = claims.widget7().numbers, gates.controls(), widget_on("w7")
     assert readout(w, "gap") == "0,000"
-    move(w, "top_k", n["w7_top_k"], spec)                    # "Amb el top-k a 2 de 16"
+    move(w, "top_k", n["w7_top_k"], spec)  # "Amb el top-k a 2 de 16"
     assert (readout(w, "off"), readout(w, "gap")) == (n["w7_switched_off"], n["w7_topk_gap"])
-    ticks = w.locator("svg text").all_text_contents()            # the bars go below 0
+    ticks = w.locator("svg text").all_text_contents()  # the bars go below 0
     assert any(t.startswith("−") for t in ticks) and not any(t.startswith("-") for t in ticks), ticks
 
 
@@ -132,7 +157,7 @@ def test_search_works_offline_in_catalan(open_page):
 
 
 def test_widget_1_raising_the_scale_flips_the_slope_after_the_radius_passes_one(widget_on):
-    """"puja l'escala de W_hh fins que el radi passi d'1 i el pendent canvia de signe" (small input)."""
+    """ "puja l'escala de W_hh fins que el radi passi d'1 i el pendent canvia de signe" (small input)."""
     n, spec, w = claims.widget1().numbers, rnn_gradient.controls(), widget_on("w1")
     move(w, "input_scale", n["w1_small_x"], spec)
     scales = next(c for c in spec["controls"] if c["name"] == "w_scale")["labels"]
@@ -151,10 +176,14 @@ def test_widget_1_raising_the_scale_flips_the_slope_after_the_radius_passes_one(
 
 CONTRAST = """(el) => {
   const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
-  const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
     return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
   let bg = null;
-  for (let n = el; n && !bg; n = n.parentElement) { const c = rgb(getComputedStyle(n).backgroundColor); if (c.length === 3 || c[3] > 0) bg = c; }
+  for (let n = el; n && !bg; n = n.parentElement) {
+    const c = rgb(getComputedStyle(n).backgroundColor);
+    if (c.length === 3 || c[3] > 0) bg = c;
+  }
   const fg = lum(rgb(getComputedStyle(el).color)), back = lum(bg || [255, 255, 255]);
   return (Math.max(fg, back) + 0.05) / (Math.min(fg, back) + 0.05);
 }"""
@@ -198,8 +227,12 @@ def test_widget_speaks_to_screen_readers_and_keyboards(open_as, w):
     before = plot.get_attribute("aria-label")
     assert before and len(before) > 20, "the plot has no name"
     assert root.locator("table.ch09-readout").get_attribute("aria-live") == "polite"
-    readout = dict(zip(root.locator("table.ch09-readout th").all_inner_texts(),
-                       root.locator("table.ch09-readout td").all_inner_texts()))
+    readout = dict(
+        zip(
+            root.locator("table.ch09-readout th").all_inner_texts(),
+            root.locator("table.ch09-readout td").all_inner_texts(),
+        )
+    )
     assert all(f"{k}: {v}" in before for k, v in readout.items()), "the plot's description carries the readout"
     for slider in root.locator("input[type=range]").all():
         shown = slider.locator("xpath=following-sibling::output").inner_text()
@@ -217,7 +250,8 @@ def test_widget_speaks_to_screen_readers_and_keyboards(open_as, w):
 def test_widget_text_is_large_enough_on_a_phone(open_as, w):
     page = open_as(WIDGET_PAGE[w], "light", 390)
     heights = page.locator(f"#ch09-{w} svg text").evaluate_all(
-        "(ts) => ts.filter((t) => t.textContent.trim()).map((t) => t.getBoundingClientRect().height)")
+        "(ts) => ts.filter((t) => t.textContent.trim()).map((t) => t.getBoundingClientRect().height)"
+    )
     assert heights and min(heights) >= 11, f"{w}: text of {min(heights):.1f} px on a 390 px screen"
     for control in page.locator(f"#ch09-{w} input, #ch09-{w} select").all():
         assert control.bounding_box()["height"] >= 24, "a touch target below 24 px"
@@ -228,12 +262,15 @@ def test_the_heat_map_has_its_values_as_a_table(open_as):
     root = open_as(WIDGET_PAGE["w4"]).locator("#ch09-w4")
     root.locator("details.ch09-values-box summary").click()
     table = root.locator("table.ch09-values")
-    assert table.locator("tbody tr").count() == w4.N and table.locator("tbody td").count() == w4.N ** 2
+    assert table.locator("tbody tr").count() == w4.N and table.locator("tbody td").count() == w4.N**2
 
 
 def test_a_widget_with_broken_data_leaves_the_others_working(open_as, built_book, tmp_path):
     html = (built_book / "04-atencio.html").read_text(encoding="utf-8")
-    broken = '<div class="ch09-widget" id="ch09-wx"><script type="application/json" class="ch09-data">{"widget": "wx", </script></div>'
+    broken = (
+        '<div class="ch09-widget" id="ch09-wx"><script type="application/json" class="ch09-data">'
+        '{"widget": "wx", </script></div>'
+    )
     html = html.replace('<div class="ch09-widget" id="ch09-w4">', broken + '<div class="ch09-widget" id="ch09-w4">', 1)
     page_file = built_book / "ch09-broken-test.html"  # beside the real page, for its relative links
     page_file.write_text(html, encoding="utf-8")
@@ -265,7 +302,9 @@ def test_static_figures_keep_their_text_readable_on_a_phone(open_as, name):
         scale = figure.locator("img").evaluate("(img) => img.getBoundingClientRect().width / img.naturalWidth")
         assert scale >= 0.99, f"{name}: a figure shrunk to {scale:.2f} of its size"
         if figure.evaluate("(f) => f.scrollWidth > f.clientWidth + 1"):
-            assert figure.get_attribute("tabindex") == "0" and "figura desplaçable" in figure.get_attribute("aria-label")
+            assert figure.get_attribute("tabindex") == "0" and "figura desplaçable" in figure.get_attribute(
+                "aria-label"
+            )
 
 
 def test_widgets_print_black_on_white_from_dark_mode(open_as):

@@ -46,11 +46,14 @@ def test_failing_cell_fails_the_build_naming_page_cell_and_traceback(tmp_path):
     assert "\x1b[" not in log  # without the terminal's colour codes
 
 
-@pytest.mark.parametrize("old, new, says", [
-    ("  name: python3", "  nme: python3", "has no kernelspec with a name"),
-    ("file_format: mystnb", "file_format: mystnbb", "does not say file_format: mystnb"),
-    ("  display_name: Python 3", " display_name: Python 3", "is not valid YAML"),
-])
+@pytest.mark.parametrize(
+    "old, new, says",
+    [
+        ("  name: python3", "  nme: python3", "has no kernelspec with a name"),
+        ("file_format: mystnb", "file_format: mystnbb", "does not say file_format: mystnb"),
+        ("  display_name: Python 3", " display_name: Python 3", "is not valid YAML"),
+    ],
+)
 def test_a_front_matter_typo_names_the_page_and_the_fault(tmp_path, old, new, says):
     status, log = build(broken(tmp_path, old, new))
     assert status != 0
@@ -75,11 +78,12 @@ def test_a_fence_left_open_mid_page_fails_the_build_naming_it(tmp_path):
     lines = page.read_text(encoding="utf-8").splitlines()
     opening = next(i for i, line in enumerate(lines) if line.startswith(":::{container}"))
     closing = next(i for i in range(opening + 1, len(lines)) if lines[i] == ":::")
-    page.write_text("\n".join(lines[:closing] + lines[closing + 1:]) + "\n", encoding="utf-8")
+    page.write_text("\n".join(lines[:closing] + lines[closing + 1 :]) + "\n", encoding="utf-8")
     status, log = build(repo)
     assert status != 0, "the build published a page with a fence left open"
-    assert re.search(rf"{PAGE}\.md: line \d+: the fence ':::\{{container\}} afegit' is never closed",
-                     first_error(log)), log[-2000:]
+    assert re.search(
+        rf"{PAGE}\.md: line \d+: the fence ':::\{{container\}} afegit' is never closed", first_error(log)
+    ), log[-2000:]
 
 
 def test_a_fence_left_open_on_a_page_without_code_fails_the_build(tmp_path):
@@ -88,8 +92,9 @@ def test_a_fence_left_open_on_a_page_without_code_fails_the_build(tmp_path):
         page.write("\n:::{note}\nAquesta nota no es tanca.\n")
     status, log = build(repo)
     assert status != 0
-    assert re.search(r"bibliografia\.md:\d+: WARNING: line \d+: the fence ':::\{note\}' is never closed", log), \
-        log[-2000:]
+    assert re.search(r"bibliografia\.md:\d+: WARNING: line \d+: the fence ':::\{note\}' is never closed", log), log[
+        -2000:
+    ]
 
 
 def test_an_empty_cache_variable_is_refused(tmp_path):
@@ -101,8 +106,9 @@ def test_kernels_that_cannot_start_say_why(tmp_path):
     repo = small_copy(tmp_path / "repo", (PAGE,))
     spec = tmp_path / "jupyter" / "kernels" / "python3"
     spec.mkdir(parents=True)
-    (spec / "kernel.json").write_text('{"argv": ["false", "{connection_file}"], "display_name": "Python 3", '
-                                      '"language": "python"}', encoding="utf-8")
+    (spec / "kernel.json").write_text(
+        '{"argv": ["false", "{connection_file}"], "display_name": "Python 3", "language": "python"}', encoding="utf-8"
+    )
     status, log = build(repo, JUPYTER_PATH=str(tmp_path / "jupyter"))
     assert status != 0
     line = first_error(log)

@@ -5,6 +5,7 @@ import re
 import pytest
 
 from chapter09 import claims
+
 from conftest import BOOK, ROOT, TEXT, author_paragraphs
 
 REGISTRY = claims.registry()
@@ -40,14 +41,16 @@ def test_a_broken_claim_is_reported_on_stderr(capsys):
     import dataclasses
 
     w = REGISTRY[0]
-    broken = dataclasses.replace(w, claims=(dataclasses.replace(w.claims[0], holds=not w.claims[0].holds),
-                                            *w.claims[1:]))
+    broken = dataclasses.replace(
+        w, claims=(dataclasses.replace(w.claims[0], holds=not w.claims[0].holds), *w.claims[1:])
+    )
     table = claims.claims_table((broken,)).data
     err = capsys.readouterr().err
     assert f"claim {w.claims[0].id} ({w.page})" in err and err.count("\n") == 1
     assert "**no es compleix**" in table and "(s'hi espera)" not in table
-    expected = dataclasses.replace(broken, claims=(dataclasses.replace(broken.claims[0], expected_to_hold=False),
-                                                   *w.claims[1:]))
+    expected = dataclasses.replace(
+        broken, claims=(dataclasses.replace(broken.claims[0], expected_to_hold=False), *w.claims[1:])
+    )
     table = claims.claims_table((expected,)).data
     assert capsys.readouterr().err == "" and "no es compleix** (s'hi espera)" in table
 
@@ -61,8 +64,9 @@ def test_numbers_are_formatted_strings_and_all_are_used(w):
     source = page_source(w)
     used = {k.split("__")[0] for k in glued | set(CELL_KEY.findall(source)) | set(ALT_KEY.findall(source))}
     templates = w.templates()
-    unused = {k for k in w.numbers if k not in used and "{" + k + "}" not in templates
-              and "{" + k + "__" not in templates}
+    unused = {
+        k for k in w.numbers if k not in used and "{" + k + "}" not in templates and "{" + k + "__" not in templates
+    }
     assert not unused, f"computed but shown nowhere: {unused}"
 
 
@@ -127,8 +131,12 @@ def test_widget_html_is_valid_json_and_safe_inside_a_script():
 
     from chapter09 import book
 
-    spec = {"widget": "w9", "controls": [{"initial": 0}], "readout_labels": {"a": "x"},
-            "states": {"0": {"readout": {"a": "<!-- </script> & <b>"}}}}
+    spec = {
+        "widget": "w9",
+        "controls": [{"initial": 0}],
+        "readout_labels": {"a": "x"},
+        "states": {"0": {"readout": {"a": "<!-- </script> & <b>"}}},
+    }
     html = book.widget_html(spec)
     data = html.split('class="ch09-data">', 1)[1].split("</script>", 1)[0]
     assert "<!--" not in data and "</" not in data and json.loads(data) == spec

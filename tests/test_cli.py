@@ -24,16 +24,19 @@ def test_reading_gives_the_widget_strings_at_every_position_of_its_controls(name
         assert PAGES[name].reading(**values) == state["readout"], f"{name} at {values}"
 
 
-@pytest.mark.parametrize("argv, lines", [
-    (["atencio", "--tau", "0,05"], ["  abast efectiu (mitjana)         1,005"]),
-    (["4", "--tau", "4"], ["  abast efectiu (mitjana)         6,914"]),
-    (["w4", "--tau", "0.05"], ["  abast efectiu (mitjana)         1,005"]),
-    (["rnn-lstm", "--pinned", "sí"], ["  factor del camí de la cel·la  0,950"]),
-    (["coll-ampolla"], ["  fracció reconstruïble màxima  0,390625\xa0%"]),
-    (["6", "--L", "131.072"], ["  memòria: KV-cache                  17,18\xa0GB"]),
-    (["1", "--w_scale", "2", "--input_scale", "0,05"], ["  gradient          explota"]),
-    (["portes", "--top_k", "4"], ["  canals apagats           75\xa0%"]),
-])
+@pytest.mark.parametrize(
+    "argv, lines",
+    [
+        (["atencio", "--tau", "0,05"], ["  abast efectiu (mitjana)         1,005"]),
+        (["4", "--tau", "4"], ["  abast efectiu (mitjana)         6,914"]),
+        (["w4", "--tau", "0.05"], ["  abast efectiu (mitjana)         1,005"]),
+        (["rnn-lstm", "--pinned", "sí"], ["  factor del camí de la cel·la  0,950"]),
+        (["coll-ampolla"], ["  fracció reconstruïble màxima  0,390625\xa0%"]),
+        (["6", "--L", "131.072"], ["  memòria: KV-cache                  17,18\xa0GB"]),
+        (["1", "--w_scale", "2", "--input_scale", "0,05"], ["  gradient          explota"]),
+        (["portes", "--top_k", "4"], ["  canals apagats           75\xa0%"]),
+    ],
+)
 def test_the_command_prints_the_readout(capsys, argv, lines):
     assert cli.main(argv) == 0
     out = capsys.readouterr().out.splitlines()
@@ -43,15 +46,18 @@ def test_the_command_prints_the_readout(capsys, argv, lines):
         assert " ".join(line.split()) in [" ".join(o.split()) for o in out]
 
 
-@pytest.mark.parametrize("argv, says", [
-    (["atencio", "--tau", "5000"], "--tau ha de ser un nombre des de 0,001 fins a 1.000; s’ha donat 5.000"),
-    (["rnn-lstm", "--forget", "1,5"], "--forget ha de ser un nombre més gran que 0 i fins a 1; s’ha donat 1,5"),
-    (["portes", "--top_k", "0"], "--top_k ha de ser un enter de 1 a 16; s’ha donat 0"),
-    (["portes", "--top_k", "x"], "argument --top_k: «x» no és un nombre enter"),
-    (["rnn-lstm", "--pinned", "potser"], "«potser» no és «sí» ni «no»"),
-    (["portes", "--soroll", "1"], "arguments desconeguts: --soroll 1"),
-    (["9"], "opció no vàlida: '9'"),
-])
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["atencio", "--tau", "5000"], "--tau ha de ser un nombre des de 0,001 fins a 1.000; s’ha donat 5.000"),
+        (["rnn-lstm", "--forget", "1,5"], "--forget ha de ser un nombre més gran que 0 i fins a 1; s’ha donat 1,5"),
+        (["portes", "--top_k", "0"], "--top_k ha de ser un enter de 1 a 16; s’ha donat 0"),
+        (["portes", "--top_k", "x"], "argument --top_k: «x» no és un nombre enter"),
+        (["rnn-lstm", "--pinned", "potser"], "«potser» no és «sí» ni «no»"),
+        (["portes", "--soroll", "1"], "arguments desconeguts: --soroll 1"),
+        (["9"], "opció no vàlida: '9'"),
+    ],
+)
 def test_a_bad_value_is_refused_in_catalan_naming_the_parameter(capsys, argv, says):
     with pytest.raises(SystemExit) as stop:
         cli.main(argv)
@@ -72,17 +78,26 @@ def test_help_is_in_catalan(capsys):
     assert "--L valor   longitud de la seqüència, en tokens (per defecte, 2.048)" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("text, kind, value", [
-    ("0,05", float, 0.05), ("0.05", float, 0.05), ("1e-3", float, 0.001), ("2.048", int, 2048),
-    ("131072", int, 131072), ("sí", bool, True), ("no", bool, False),
-])
+@pytest.mark.parametrize(
+    "text, kind, value",
+    [
+        ("0,05", float, 0.05),
+        ("0.05", float, 0.05),
+        ("1e-3", float, 0.001),
+        ("2.048", int, 2048),
+        ("131072", int, 131072),
+        ("sí", bool, True),
+        ("no", bool, False),
+    ],
+)
 def test_numbers_are_read_as_a_catalan_reader_writes_them(text, kind, value):
     assert cli.number(text, kind) == value
 
 
 def test_it_runs_as_a_module():
-    result = subprocess.run([sys.executable, "-m", "chapter09", "atencio", "--tau", "0,05"],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "chapter09", "atencio", "--tau", "0,05"], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0 and "1,005" in result.stdout
 
 

@@ -46,12 +46,17 @@ def test_solve_quadratic():
         w5.solve_quadratic(1, 0, -2)
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: w5.ratio(0, 10), "L"), (lambda: w5.ratio(10, -1), "d"), (lambda: w5.ratio(2.5, 10), "L"),
-    (lambda: w5.kv_cache_bytes(layers=0), "layers"), (lambda: w5.recurrent_state_bytes(bytes_per_number=0),
-                                                       "bytes_per_number"),
-    (lambda: w5.component_crossing(float("nan")), "d"),
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: w5.ratio(0, 10), "L"),
+        (lambda: w5.ratio(10, -1), "d"),
+        (lambda: w5.ratio(2.5, 10), "L"),
+        (lambda: w5.kv_cache_bytes(layers=0), "layers"),
+        (lambda: w5.recurrent_state_bytes(bytes_per_number=0), "bytes_per_number"),
+        (lambda: w5.component_crossing(float("nan")), "d"),
+    ],
+)
 def test_bad_parameters_raise_value_error_naming_them(call, name):
     with pytest.raises(ValueError, match=rf"^{name} must be"):
         call()
@@ -88,11 +93,11 @@ def test_generation_step_by_step():
 
 def test_published_13b_and_grouped_queries():
     cfg = w5.PUBLISHED_13B
-    assert w5.kv_cache_bytes(1, **cfg) == 819_200 == 800 * 1024   # Kwon et al. 2023: 800 KB per token
+    assert w5.kv_cache_bytes(1, **cfg) == 819_200 == 800 * 1024  # Kwon et al. 2023: 800 KB per token
     assert w5.kv_cache_bytes(2048, **cfg) == 1_677_721_600
     assert w5.kv_cache_bytes(1, kv_groups=8, **cfg) == 102_400
     assert w5.kv_cache_bytes(1, kv_groups=w5.PUBLISHED_13B_HEADS, **cfg) == 20_480
-    assert w5.recurrent_state_bytes() == w5.kv_cache_bytes(L=1)   # one token of cache = the LSTM state
+    assert w5.recurrent_state_bytes() == w5.kv_cache_bytes(L=1)  # one token of cache = the LSTM state
     assert w5.recurrent_state_bytes(vectors=1) == 65_536
 
 
@@ -102,24 +107,34 @@ def test_page_readout_exercise_answers():
     n = page.readout().numbers
     nb = "\u00a0"
     assert (n["w5_equal_gru"], n["w5_equal_lstm"], n["w5_ratio_lstm"], n["w5_ratio_gru"]) == (
-        "1.024", "2.048", "1,00", "1,33")
+        "1.024",
+        "2.048",
+        "1,00",
+        "1,33",
+    )
     assert n["w5_ratio_kaplan"] == "3,00" and n["w5_decode_ratio"] == "4,00"
     assert n["w5_decode_ratio_long"] == "130" and n["w6_tokens_for_state"] == "1"
     assert (n["w6_13b_token_exact"], n["w6_13b_token_kib"]) == ("819.200", "800" + nb + "KiB")
     assert (n["w6_13b_context_exact"], n["w6_13b_context_si"], n["w6_13b_context_gib"]) == (
-        "1.677.721.600", "1,68" + nb + "GB", "1,56" + nb + "GiB")
+        "1.677.721.600",
+        "1,68" + nb + "GB",
+        "1,56" + nb + "GiB",
+    )
     assert (n["w6_13b_gqa_exact"], n["w6_13b_gqa_kib"]) == ("102.400", "100" + nb + "KiB")
     assert (n["w6_13b_mqa_exact"], n["w6_13b_mqa_kib"]) == ("20.480", "20" + nb + "KiB")
     assert n["w6_kv_long_gib"] == "16" + nb + "GiB" and n["w6_state_h"] == "65,5" + nb + "kB"
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: w5.recurrent_flops(10, 10, "transformer"), "cell"),
-    (lambda: w5.equal_cost_length(0, "LSTM"), "d"),
-    (lambda: w5.kv_cache_bytes(kv_groups=0), "kv_groups"),
-    (lambda: w5.kv_cache_bytes(kv_groups=3), "kv_groups"),     # 3 does not divide d = 1.024
-    (lambda: w5.decode_step_flops(0, 10), "t"),            # its parameter is t (the message said L)
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: w5.recurrent_flops(10, 10, "transformer"), "cell"),
+        (lambda: w5.equal_cost_length(0, "LSTM"), "d"),
+        (lambda: w5.kv_cache_bytes(kv_groups=0), "kv_groups"),
+        (lambda: w5.kv_cache_bytes(kv_groups=3), "kv_groups"),  # 3 does not divide d = 1.024
+        (lambda: w5.decode_step_flops(0, 10), "t"),  # its parameter is t (the message said L)
+    ],
+)
 def test_new_parameters_raise_value_error_naming_them(call, name):
     with pytest.raises(ValueError, match=rf"^{name} must be"):
         call()

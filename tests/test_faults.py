@@ -181,13 +181,23 @@ def leftovers(repo: Path) -> tuple[list[str], list[Path]]:
         ps = subprocess.run(["ps", "-eo", "pid=,args="], capture_output=True, text=True).stdout
         procs = [line for line in ps.splitlines() if str(repo) in line and " ps " not in line]
         files = [*(repo / "runtime").glob("*"), *(repo / "_build").rglob("kernel-*.json")]
-        if not procs and not files or time.monotonic() > deadline:
+        if (not procs and not files) or time.monotonic() > deadline:
             return procs, files
         time.sleep(0.5)
 
 
-@pytest.mark.parametrize("fault", ["starting:INT", "executing:INT", "executed:INT", "writing:INT",
-                                   "executing:TERM", "starting:KILL", "executing:KILL"])
+@pytest.mark.parametrize(
+    "fault",
+    [
+        "starting:INT",
+        "executing:INT",
+        "executed:INT",
+        "writing:INT",
+        "executing:TERM",
+        "starting:KILL",
+        "executing:KILL",
+    ],
+)
 def test_an_interrupted_build_stops_leaves_nothing_and_rebuilds_right(tmp_path, reference, fault):
     repo = make_copy(tmp_path / "repo")
     start = time.monotonic()

@@ -12,10 +12,11 @@ from docutils.parsers.rst import Parser
 from docutils.utils import new_document
 
 from chapter09 import claims
+
 from conftest import BOOK, ROOT
 
 sys.path.insert(0, str(ROOT / "_ext"))
-import figure_alt  # noqa: E402
+import figure_alt
 
 pytestmark = pytest.mark.book
 
@@ -49,6 +50,7 @@ def check_alt(alt: str) -> list[str]:
 
 # --- the registry and the sources (no build) -----------------------------------------------------
 
+
 @pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
 def test_every_figure_names_its_computed_text_alternative(w):
     from test_book import SLIPS  # what a reader sees must be set the Catalan way: the alt too
@@ -74,6 +76,7 @@ def test_the_check_catches_what_is_not_a_description():
 
 
 # --- the extension on a tiny doctree (no build) --------------------------------------------------
+
 
 def tiny_doctree() -> nodes.document:
     """Three images: two in figures with captions, whose alt names a key, and one plain."""
@@ -115,6 +118,7 @@ def test_the_extension_is_parallel_safe():
 
 
 # --- the built book --------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
 def test_every_figure_of_the_built_book_is_described_by_its_data(built_book, w):

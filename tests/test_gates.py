@@ -47,10 +47,16 @@ def test_robustness_distribution_sums_to_one():
     assert sum(share for _, share in rob.swiglu_gaps) == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    ({"seed": -1}, "seed"), ({"channels": 0}, "channels"), ({"top_k": 0}, "top_k"),
-    ({"top_k": 17}, "top_k"), ({"channels": 2.0}, "channels"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"seed": -1}, "seed"),
+        ({"channels": 0}, "channels"),
+        ({"top_k": 0}, "top_k"),
+        ({"top_k": 17}, "top_k"),
+        ({"channels": 2.0}, "channels"),
+    ],
+)
 def test_bad_parameters_raise_value_error_naming_them(kwargs, name):
     with pytest.raises(ValueError, match=rf"^{name} must be"):
         w7.gates(**kwargs)
@@ -64,7 +70,7 @@ def test_sigmoid_gates_pick_the_experts_of_the_softmax_router(seed):
         kept_softmax = np.nonzero(w7.softmax_router(g.a, g.b, k))[0]
         assert np.array_equal(kept_sigmoid, kept_softmax)
         assert np.array_equal(w7.chosen_experts(g.a, k), w7.chosen_experts(w7.sigmoid(g.a), k))
-    chosen, gates, weights = w7.router_weights(g.a, g.top_k)
+    _chosen, gates, weights = w7.router_weights(g.a, g.top_k)
     assert weights.sum() == pytest.approx(1.0) and np.all(gates > 0) and np.all(gates < 1)
     assert g.same_experts
 

@@ -20,12 +20,13 @@ def loss_from(w, x, u, forget, pinned, t, c, h):
 @pytest.mark.parametrize("forget, pinned", [(0.9, False), (0.95, True), (1.0, False), (0.5, False)])
 def test_cell_gradient_matches_central_finite_differences(forget, pinned):
     dr = w1.draw(T=15, seed=3)
-    w = w2.draw_weights(10, 3, gate_scale=0.8)   # larger gates: the h path matters
+    w = w2.draw_weights(10, 3, gate_scale=0.8)  # larger gates: the h path matters
     tr = w2.forward(w, dr.x, forget, pinned)
     dc, dh, _ = w2.backprop(w, tr, dr.u, pinned)
     eps, T = 1e-6, 15
     for t in (1, 7, 14):
         k = T - t
+
         def perturbed(e):
             """c_t is a node of the graph: h_t = o_t ⊙ tanh(c_t) moves with it; h_t alone does not move c_t."""
             if which == "c":
@@ -33,7 +34,7 @@ def test_cell_gradient_matches_central_finite_differences(forget, pinned):
                 return loss_from(w, dr.x, dr.u, forget, pinned, t, c, tr.o[t - 1] * np.tanh(c))
             return loss_from(w, dr.x, dr.u, forget, pinned, t, tr.c[t], tr.h[t] + e)
 
-        for grad, which in ((dc[k], "c"), (dh[k], "h")):
+        for grad, which in ((dc[k], "c"), (dh[k], "h")):  # noqa: B007  (perturbed() reads which)
             numeric = np.empty(10)
             for i in range(10):
                 e = np.zeros(10)
@@ -78,11 +79,20 @@ def test_jacobian_of_a_linear_map_is_the_matrix():
     np.testing.assert_allclose(w2.jacobian(lambda v: A @ v, np.ones(4)), A, atol=1e-9)
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    ({"forget": 0.0}, "forget"), ({"forget": 1.2}, "forget"), ({"forget": float("nan")}, "forget"),
-    ({"forget": "0.9"}, "forget"), ({"pinned": "yes"}, "pinned"), ({"gate_scale": -1.0}, "gate_scale"),
-    ({"seed": -2}, "seed"), ({"d": 0}, "d"), ({"T": 1}, "T"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"forget": 0.0}, "forget"),
+        ({"forget": 1.2}, "forget"),
+        ({"forget": float("nan")}, "forget"),
+        ({"forget": "0.9"}, "forget"),
+        ({"pinned": "yes"}, "pinned"),
+        ({"gate_scale": -1.0}, "gate_scale"),
+        ({"seed": -2}, "seed"),
+        ({"d": 0}, "d"),
+        ({"T": 1}, "T"),
+    ],
+)
 def test_bad_parameters_raise_value_error_naming_them(kwargs, name):
     with pytest.raises(ValueError, match=rf"^{name} must be"):
         w2.simulate(**kwargs)
@@ -100,6 +110,7 @@ def test_a_batch_of_seeds_gives_each_seed_s_factors(forget, pinned):
 
 
 # --- one step, the gate's Jensen bound, the stack of blocks, the half-life ------------------------
+
 
 def test_one_step_is_a_step_of_forward():
     dr = w1.draw(T=6, seed=5)
@@ -150,8 +161,10 @@ def test_stack_gradient_matches_central_finite_differences(residual):
         for i in range(6):
             e = np.zeros(6)
             e[i] = eps
-            numeric[i] = (stack_loss(W1, W2, xs[layer] + e, u, residual, layer)
-                          - stack_loss(W1, W2, xs[layer] - e, u, residual, layer)) / (2 * eps)
+            numeric[i] = (
+                stack_loss(W1, W2, xs[layer] + e, u, residual, layer)
+                - stack_loss(W1, W2, xs[layer] - e, u, residual, layer)
+            ) / (2 * eps)
         np.testing.assert_allclose(grads[k], numeric, rtol=1e-6, atol=1e-10)
 
 
@@ -174,13 +187,19 @@ def test_the_residual_stack_keeps_the_gradient_and_the_plain_one_loses_it_for_mo
     """The measurement that could fail (unlike the identities): counted over the seeds."""
     rob = w2.robustness()
     assert rob.stack_residual_kept > 0.9 and rob.stack_plain_vanishes > 0.9
-    assert rob.geo_below_bound == 1.0   # Jensen: a theorem, every seed
+    assert rob.geo_below_bound == 1.0  # Jensen: a theorem, every seed
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    ({"depth": 0}, "depth"), ({"d": 0}, "d"), ({"branch_scale": -1.0}, "branch_scale"),
-    ({"seed": -1}, "seed"), ({"residual": "yes"}, "residual"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"depth": 0}, "depth"),
+        ({"d": 0}, "d"),
+        ({"branch_scale": -1.0}, "branch_scale"),
+        ({"seed": -1}, "seed"),
+        ({"residual": "yes"}, "residual"),
+    ],
+)
 def test_bad_stack_parameters_raise_value_error_naming_them(kwargs, name):
     with pytest.raises(ValueError, match=rf"^{name} must be"):
         w2.stack_gradient(**kwargs)
@@ -195,6 +214,7 @@ def test_half_life():
 
 
 # --- the page's numbers: the exercises' answers and the corrected sentences ---------------------
+
 
 def test_exercise_answers_are_computed_independently():
     from chapter09 import fmt
@@ -224,7 +244,7 @@ def test_exercise_answers_are_computed_independently():
 
 
 def test_the_corrected_sentence_reads_off_the_table():
-    """"no s'hi acosta": the gap at f = 0,9 is not below the gap at f = 0,95, as the table shows;
+    """ "no s'hi acosta": the gap at f = 0,9 is not below the gap at f = 0,95, as the table shows;
     the growth over T steps is the factor at f = 1 compounded."""
     from chapter09.pages import lstm_gradient as page
 

@@ -15,6 +15,7 @@ import pytest
 from nbclient import NotebookClient
 
 from chapter09 import claims
+
 from conftest import ROOT
 
 pytestmark = pytest.mark.book
@@ -31,22 +32,48 @@ def fresh_kernel(tmp_path_factory):
     shutil.copytree(ROOT / "chapter09", source / "chapter09", ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, source / name)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
-                    str(tmp / "dist"), str(source)], check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp / "dist"),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     wheel = next((tmp / "dist").glob("chapter09-*.whl"))
     subprocess.run([sys.executable, "-m", "venv", str(tmp / "venv")], check=True, timeout=300)
     python = tmp / "venv" / "bin" / "python"
     print(f"installing the wheel and ipykernel into a fresh environment ({tmp / 'venv'})")
-    install = subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel), "ipykernel"],
-                             capture_output=True, text=True, timeout=900)
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", str(wheel), "ipykernel"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert install.returncode == 0, install.stderr[-3000:]
     alone = subprocess.run([str(python), "-c", "import myst_nb"], capture_output=True)
     assert alone.returncode != 0, "the fresh environment must not have the book's build tools"
     spec = tmp / "jupyter" / "kernels" / "chapter09-fresh"
     spec.mkdir(parents=True)
-    (spec / "kernel.json").write_text(json.dumps({
-        "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "chapter09 (fresh)", "language": "python"}), encoding="utf-8")
+    (spec / "kernel.json").write_text(
+        json.dumps(
+            {
+                "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "display_name": "chapter09 (fresh)",
+                "language": "python",
+            }
+        ),
+        encoding="utf-8",
+    )
     return tmp / "jupyter"
 
 
@@ -64,8 +91,9 @@ def printed_numbers(notebook) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
-def test_downloaded_notebook_runs_alone_and_prints_the_books_numbers(built_book, fresh_kernel, w, tmp_path,
-                                                                     monkeypatch):
+def test_downloaded_notebook_runs_alone_and_prints_the_books_numbers(
+    built_book, fresh_kernel, w, tmp_path, monkeypatch
+):
     path = built_book / "_notebooks" / f"{w.page}.ipynb"
     assert path.exists(), "the page does not offer its notebook"
     assert f"_notebooks/{w.page}.ipynb" in (built_book / f"{w.page}.html").read_text(encoding="utf-8")
@@ -80,9 +108,12 @@ def test_downloaded_notebook_runs_alone_and_prints_the_books_numbers(built_book,
     assert all(v in prose for v in headline), "the glued values are written into the prose"
 
     monkeypatch.setenv("JUPYTER_PATH", str(fresh_kernel))
-    NotebookClient(notebook, timeout=300, kernel_name="chapter09-fresh",
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    NotebookClient(
+        notebook, timeout=300, kernel_name="chapter09-fresh", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
     assert printed_numbers(notebook) == w.numbers
     figures = [c for c in notebook.cells if c.cell_type == "code" and c.source.startswith("book.figure(")]
-    assert figures and all(any("image/svg+xml" in o.get("data", {}) or "image/png" in o.get("data", {})
-                               for o in c.outputs) for c in figures), "each figure is drawn where the page has it"
+    assert figures and all(
+        any("image/svg+xml" in o.get("data", {}) or "image/png" in o.get("data", {}) for o in c.outputs)
+        for c in figures
+    ), "each figure is drawn where the page has it"

@@ -14,8 +14,23 @@ def test_the_wheel_carries_every_subpackage_and_imports_outside_the_checkout(tmp
     shutil.copytree(ROOT / "chapter09", source / "chapter09", ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, source / name)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
-                    str(tmp_path / "dist"), str(source)], check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path / "dist"),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     wheel = next((tmp_path / "dist").glob("chapter09-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     modules = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "chapter09").rglob("*.py"))
@@ -24,15 +39,33 @@ def test_the_wheel_carries_every_subpackage_and_imports_outside_the_checkout(tmp
     # a new environment: the wheel's chapter09, this environment's numpy, matplotlib, babel…
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "venv")], check=True)
     python = tmp_path / "venv" / "bin" / "python"
-    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          check=True, capture_output=True, text=True).stdout.strip()
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     (tmp_path / "venv" / site.split("/venv/", 1)[1] / "dependencies.pth").write_text(
-        sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", site, str(wheel)],
-                   check=True, capture_output=True, timeout=300)
-    out = subprocess.run([str(python), "-c", "import chapter09, chapter09.pages.attention as p, chapter09.figures.attention;"
-                          "print(chapter09.__file__); print(p.readout().numbers['w4_n'])"],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8"
+    )
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", site, str(wheel)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    out = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "import chapter09, chapter09.pages.attention as p, chapter09.figures.attention;"
+            "print(chapter09.__file__); print(p.readout().numbers['w4_n'])",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr
     where, n = out.stdout.split()
     assert where.startswith(str(tmp_path / "venv")) and n == "7"

@@ -14,8 +14,9 @@ REGISTRY = claims.registry()
 @pytest.fixture(scope="module")
 def pdf_text(built_pdf):
     assert shutil.which("pdftotext"), "pdftotext comes with poppler-utils (tools/install-tex.sh)"
-    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(built_pdf), "-"],
-                          capture_output=True, text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(built_pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
     return " ".join(text.replace("’", "'").split())
 
 
@@ -51,7 +52,12 @@ def test_nothing_only_html_can_show_reaches_the_pdf(pdf_text):
 def test_pdf_is_one_chapter_in_catalan_with_sections(pdf_text, built_pdf):
     assert "Capítol 9" in pdf_text and "Índex" in pdf_text
     assert "Capítol 1" not in pdf_text.replace("Capítol 9", "")
-    for title in ("9.1 El gradient a través d'una RNN", "9.7 Afirmacions i correccions", "9.8 Notació", "9.9 Bibliografia"):
+    for title in (
+        "9.1 El gradient a través d'una RNN",
+        "9.7 Afirmacions i correccions",
+        "9.8 Notació",
+        "9.9 Bibliografia",
+    ):
         assert title in pdf_text
     assert "Hochreiter" in pdf_text and "Pascanu" in pdf_text  # the bibliography printed
     log = built_pdf.with_suffix(".log").read_text(errors="replace")
@@ -61,16 +67,18 @@ def test_pdf_is_one_chapter_in_catalan_with_sections(pdf_text, built_pdf):
 
 def test_figures_are_vector(built_pdf):
     figures = [p for p in built_pdf.parent.glob("*.pdf") if p != built_pdf]
-    assert len(figures) >= sum((__import__("conftest").BOOK / f"{w.page}.md").read_text().count("{glue:figure}")
-                               for w in REGISTRY)
+    assert len(figures) >= sum(
+        (__import__("conftest").BOOK / f"{w.page}.md").read_text().count("{glue:figure}") for w in REGISTRY
+    )
     assert not list(built_pdf.parent.glob("*.png")), "a raster figure reached the PDF"
 
 
 def test_pdf_is_set_the_catalan_way(built_pdf):
     """Title page, running heads and text: the typographic apostrophe, the minus sign, one
     form of the chapter's name (the author's quoted words aside, in the table of changes)."""
-    raw = subprocess.run(["pdftotext", "-enc", "UTF-8", str(built_pdf), "-"],
-                         capture_output=True, text=True, check=True).stdout
+    raw = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(built_pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
     assert "l’atenció" in raw and "Capítol 09" not in raw
     assert "cel·la" in raw and "ŀ" not in raw and "Ŀ" not in raw  # the geminated l, searchable
     straight = re.findall(r".{20}[^\W\d_]'[^\W_].{10}", raw)
@@ -80,9 +88,10 @@ def test_pdf_is_set_the_catalan_way(built_pdf):
 
 
 def test_the_bibliographys_english_titles_are_not_hyphenated_the_catalan_way(built_pdf):
-    raw = subprocess.run(["pdftotext", "-enc", "UTF-8", str(built_pdf), "-"],
-                         capture_output=True, text=True, check=True).stdout
-    bibliography = raw[raw.index("Les fonts primàries que el capítol cita"):]
+    raw = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(built_pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    bibliography = raw[raw.index("Les fonts primàries que el capítol cita") :]
     assert "Bahdanau et al., 2015" in bibliography and " A: " in bibliography.replace("\n", " ")
     assert " others" not in bibliography and "i altres" in bibliography.replace("\n", " ")
     broken = re.findall(r"\w+-\n\w+", bibliography)  # a word cut at the end of a line, English rules

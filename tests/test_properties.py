@@ -87,9 +87,10 @@ def test_bottleneck_fraction_is_exact_for_small_integers(d, q, V, L):
 
 
 @settings(max_examples=200, deadline=None)
-@given(arrays(np.float64, st.tuples(st.integers(1, 9), st.integers(1, 9)),
-              elements=st.floats(-1e3, 1e3, allow_nan=False)),
-       st.floats(min_value=-3, max_value=3))
+@given(
+    arrays(np.float64, st.tuples(st.integers(1, 9), st.integers(1, 9)), elements=st.floats(-1e3, 1e3, allow_nan=False)),
+    st.floats(min_value=-3, max_value=3),
+)
 def test_attention_rows_for_any_scores_and_temperature(scores, log_tau):
     alpha = w4.softmax(scores, 10.0**log_tau)
     assert np.all(np.isfinite(alpha)) and np.all(alpha >= 0) and np.all(alpha <= 1)
@@ -100,8 +101,10 @@ def test_attention_rows_for_any_scores_and_temperature(scores, log_tau):
 
 
 @settings(max_examples=100, deadline=None)
-@given(arrays(np.float64, st.tuples(st.integers(1, 7), st.integers(1, 5)), elements=st.floats(-100, 100)),
-       st.floats(min_value=-3, max_value=3))
+@given(
+    arrays(np.float64, st.tuples(st.integers(1, 7), st.integers(1, 5)), elements=st.floats(-100, 100)),
+    st.floats(min_value=-3, max_value=3),
+)
 def test_context_never_leaves_the_hull(states, log_tau):
     n = states.shape[0]
     alpha = w4.softmax(w4.alignment_scores(n), 10.0**log_tau)
@@ -141,17 +144,28 @@ BAD_REALS = [float("nan"), float("inf"), -float("inf"), "1", None, True, [1.0], 
 BAD_INTS = [1.5, float("nan"), "3", None, True, -1, 10**30]
 
 CALLS_REAL = {
-    "w_scale": lambda v: w1.simulate(w_scale=v), "input_scale": lambda v: w1.simulate(input_scale=v),
-    "forget": lambda v: w2.simulate(forget=v), "gate_scale": lambda v: w2.simulate(gate_scale=v),
-    "temperature": lambda v: w4.attend(temperature=v), "slope": lambda v: w4.attend(slope=v),
-    "x": lambda v: fmt.decimal(v), "share": lambda v: fmt.percent(v), "n_bytes": lambda v: fmt.si_bytes(v),
+    "w_scale": lambda v: w1.simulate(w_scale=v),
+    "input_scale": lambda v: w1.simulate(input_scale=v),
+    "forget": lambda v: w2.simulate(forget=v),
+    "gate_scale": lambda v: w2.simulate(gate_scale=v),
+    "temperature": lambda v: w4.attend(temperature=v),
+    "slope": lambda v: w4.attend(slope=v),
+    "x": lambda v: fmt.decimal(v),
+    "share": lambda v: fmt.percent(v),
+    "n_bytes": lambda v: fmt.si_bytes(v),
     "p": lambda v: w2.logit(v),
 }
 CALLS_INT = {
-    "d": lambda v: w1.simulate(d=v), "T": lambda v: w1.simulate(T=v), "seed": lambda v: w1.simulate(seed=v),
-    "q": lambda v: w3.bottleneck(q=v), "V": lambda v: w3.bottleneck(V=v), "L": lambda v: w5.ratio(v, 8),
-    "top_k": lambda v: gates.gates(top_k=v), "channels": lambda v: gates.gates(channels=v),
-    "n_seeds": lambda v: w1.robustness(n_seeds=v), "digits": lambda v: fmt.decimal(1.0, v),
+    "d": lambda v: w1.simulate(d=v),
+    "T": lambda v: w1.simulate(T=v),
+    "seed": lambda v: w1.simulate(seed=v),
+    "q": lambda v: w3.bottleneck(q=v),
+    "V": lambda v: w3.bottleneck(V=v),
+    "L": lambda v: w5.ratio(v, 8),
+    "top_k": lambda v: gates.gates(top_k=v),
+    "channels": lambda v: gates.gates(channels=v),
+    "n_seeds": lambda v: w1.robustness(n_seeds=v),
+    "digits": lambda v: fmt.decimal(1.0, v),
     "layers": lambda v: w5.kv_cache_bytes(layers=v),
 }
 
@@ -176,27 +190,30 @@ def test_integer_format_refuses_what_is_not_an_integer(value):
         fmt.integer(value)
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: w1.forward(np.eye(2), np.eye(2), np.array([[np.nan, 0.0]])), "x"),
-    (lambda: w1.backprop(np.eye(2), np.zeros((3, 2)), np.ones(3)), "W_hh, a and u"),
-    (lambda: w1.tanh_prime([np.inf]), "a"),
-    (lambda: w1.eigen_radius(np.ones((2, 3))), "A"),
-    (lambda: w1.first_crossing(np.arange(3.0), np.arange(4.0), 0.0), "values"),
-    (lambda: w4.softmax(np.array([[1.0, np.nan]]), 1.0), "scores"),
-    (lambda: w4.effective_span(np.array([[-0.5, 1.5]])), "alpha"),
-    (lambda: w4.hull_excess(np.zeros((2, 3)), np.zeros((2, 4))), "context"),
-    (lambda: gates.swiglu(np.array([0.0, 1.0]), np.array([1.0, 1.0])), "a"),
-    (lambda: gates.reference(np.ones(3), np.ones(4)), "a and b"),
-    (lambda: w5.solve_quadratic(0, 1, 1), "a"),
-    (lambda: w3.encode(np.array([[0, 9]]), np.zeros((3, 2)), 4), "sentences"),
-    (lambda: w2.jacobian(lambda v: v, np.ones(2), eps=0.0), "eps"),
-    (lambda: w1.draws([]), "seeds"),
-    (lambda: w1.draws([0, -1]), "seed"),
-    (lambda: w1.simulate_batch(w1.draws([0]), w_scale=float("nan")), "w_scale"),
-    (lambda: w2.stack_weights(10, []), "seeds"),
-    (lambda: w2.simulate_seeds([0, 1.5]), "seed"),
-    (lambda: w2.simulate_seeds([0], pinned="yes"), "pinned"),
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: w1.forward(np.eye(2), np.eye(2), np.array([[np.nan, 0.0]])), "x"),
+        (lambda: w1.backprop(np.eye(2), np.zeros((3, 2)), np.ones(3)), "W_hh, a and u"),
+        (lambda: w1.tanh_prime([np.inf]), "a"),
+        (lambda: w1.eigen_radius(np.ones((2, 3))), "A"),
+        (lambda: w1.first_crossing(np.arange(3.0), np.arange(4.0), 0.0), "values"),
+        (lambda: w4.softmax(np.array([[1.0, np.nan]]), 1.0), "scores"),
+        (lambda: w4.effective_span(np.array([[-0.5, 1.5]])), "alpha"),
+        (lambda: w4.hull_excess(np.zeros((2, 3)), np.zeros((2, 4))), "context"),
+        (lambda: gates.swiglu(np.array([0.0, 1.0]), np.array([1.0, 1.0])), "a"),
+        (lambda: gates.reference(np.ones(3), np.ones(4)), "a and b"),
+        (lambda: w5.solve_quadratic(0, 1, 1), "a"),
+        (lambda: w3.encode(np.array([[0, 9]]), np.zeros((3, 2)), 4), "sentences"),
+        (lambda: w2.jacobian(lambda v: v, np.ones(2), eps=0.0), "eps"),
+        (lambda: w1.draws([]), "seeds"),
+        (lambda: w1.draws([0, -1]), "seed"),
+        (lambda: w1.simulate_batch(w1.draws([0]), w_scale=float("nan")), "w_scale"),
+        (lambda: w2.stack_weights(10, []), "seeds"),
+        (lambda: w2.simulate_seeds([0, 1.5]), "seed"),
+        (lambda: w2.simulate_seeds([0], pinned="yes"), "pinned"),
+    ],
+)
 def test_bad_arrays_are_refused_by_name(call, name):
     with pytest.raises(ValueError, match=rf"^{name}"):
         call()
@@ -238,7 +255,7 @@ NOT_FUZZED = {
     "chapter09.book.glue_numbers": "glues for myst-nb (a book build), or displays a table",
     "chapter09.book.widget": "displays the widget's HTML (a notebook)",
     "chapter09.__main__.main": "the command line: bad arguments end it with SystemExit(2) and Catalan words "
-                               "(tests/test_cli.py)",
+    "(tests/test_cli.py)",
 }
 # Results where a non-finite value is documented: function → (values allowed, why).
 NON_FINITE = {
@@ -247,8 +264,10 @@ NON_FINITE = {
     "chapter09.rnn_gradient.simulate": ({-INF}, "log_grad_norms and measured_slope of a vanished gradient"),
     "chapter09.rnn_gradient.simulate_batch": ({-INF}, "measured_slope of a vanished gradient"),
     "chapter09.rnn_gradient.sweep": ({-INF}, "log_grad_norms and measured_slope of a vanished gradient"),
-    "chapter09.rnn_gradient.robustness": ({NAN}, "FlipStats.return_median (radius_quartiles): NaN when no seed's "
-                                                 "slope turns back (turns positive)"),
+    "chapter09.rnn_gradient.robustness": (
+        {NAN},
+        "FlipStats.return_median (radius_quartiles): NaN when no seed's slope turns back (turns positive)",
+    ),
     "chapter09.lstm_gradient.simulate": ({-INF}, "log_whole and log_cell of a gradient that vanished exactly"),
     "chapter09.lstm_gradient.stack_gradient": ({-INF}, "log_norms of a gradient that vanished exactly"),
     "chapter09.lstm_gradient.stack_seeds": ({-INF}, "log_norms of a gradient that vanished exactly"),
@@ -258,14 +277,57 @@ NON_FINITE = {
 }
 
 huge_range = range(10**12)
-GARBAGE = [NAN, INF, -INF, -1, -2.5, 0, 0.0, 1e300, -1e300, 5e-324, -5e-324, True, False, np.float32(0.5),
-           np.int64(3), np.float64(NAN), np.bool_(True), 1j, 2 + 0j, "1", "no", "", None, [], [1.0], [[1.0, 2.0]],
-           [NAN], [1, None], np.array([]), np.zeros((0, 3)), np.full((2, 2), NAN), np.ones((2, 3, 4)),
-           np.array([1 + 1j, 2]), np.array([True, False]), np.array(["1.5"]), huge_range, list(range(3)),
-           10**30, -(10**30), 10**400, {}, object(), (0.5, "x")]
+GARBAGE = [
+    NAN,
+    INF,
+    -INF,
+    -1,
+    -2.5,
+    0,
+    0.0,
+    1e300,
+    -1e300,
+    5e-324,
+    -5e-324,
+    True,
+    False,
+    np.float32(0.5),
+    np.int64(3),
+    np.float64(NAN),
+    np.bool_(True),
+    1j,
+    2 + 0j,
+    "1",
+    "no",
+    "",
+    None,
+    [],
+    [1.0],
+    [[1.0, 2.0]],
+    [NAN],
+    [1, None],
+    np.array([]),
+    np.zeros((0, 3)),
+    np.full((2, 2), NAN),
+    np.ones((2, 3, 4)),
+    np.array([1 + 1j, 2]),
+    np.array([True, False]),
+    np.array(["1.5"]),
+    huge_range,
+    list(range(3)),
+    10**30,
+    -(10**30),
+    10**400,
+    {},
+    object(),
+    (0.5, "x"),
+]
 garbage = st.one_of(
     st.sampled_from(GARBAGE),
-    st.floats(), st.integers(-(10**40), 10**40), st.complex_numbers(max_magnitude=1e10), st.text(max_size=4),
+    st.floats(),
+    st.integers(-(10**40), 10**40),
+    st.complex_numbers(max_magnitude=1e10),
+    st.text(max_size=4),
     arrays(np.float64, st.tuples(st.integers(0, 3), st.integers(0, 3)), elements=st.floats(width=64)),
     st.lists(st.one_of(st.floats(), st.integers(-5, 10**20), st.none()), max_size=4),
 )
@@ -282,6 +344,7 @@ def shared_axes():
     global _AX
     if _AX is None:
         import matplotlib.pyplot as plt
+
         _AX = plt.figure().add_subplot()
     return _AX
 
@@ -289,6 +352,7 @@ def shared_axes():
 @st.composite
 def lstm_weights(draw, d):
     from chapter09 import lstm_gradient as lg
+
     return lg.draw_weights(d, draw(st.integers(0, 5)), draw(st.floats(0, 3)))
 
 
@@ -301,48 +365,116 @@ def valid(d: int, T: int, n: int) -> dict:
     """A valid argument for each parameter name; shapes chain through the shared d, T and n."""
     seeds = st.lists(st.integers(0, 30), min_size=1, max_size=3)
     return {
-        "seed": st.integers(0, 10**6), "seeds": seeds, "n_seeds": st.integers(1, 3),
-        "d": st.just(d), "T": st.just(T), "n": st.just(n), "q": st.integers(1, 8), "V": st.integers(2, 8),
-        "L": st.integers(1, 5), "t": st.integers(1, 10**6), "depth": st.integers(1, 4), "step": st.integers(1, 40),
-        "channels": st.integers(n, 20), "top_k": st.integers(1, n), "squarings": st.integers(1, 60),
-        "layers": st.integers(1, 100), "bytes_per_number": st.integers(1, 16), "vectors": st.integers(1, 16),
-        "kv_groups": st.just(1), "longest": st.integers(1, 10**9), "points": st.integers(2, 100),
-        "digits": st.integers(0, 15), "max_digits": st.integers(0, 15), "cell": st.sampled_from(["RNN", "GRU", "LSTM"]),
-        "a": vec(n), "b": vec(n), "c": vec(d), "h": vec(d), "scores": vec(n, n), "alpha": st.just(np.eye(n)),
-        "states": vec(n, d), "context": vec(n, d), "row_sums": vec(n), "z": vec(n, lo=-1e300, hi=1e300),
-        "A": vec(d, d), "v": vec(d), "u": vec(d), "W_hh": vec(d, d), "W_xh": vec(d, d), "x": vec(T, d),
-        "log_norms": vec(T), "bound_slope": st.floats(-3, 3), "values": vec(T),
+        "seed": st.integers(0, 10**6),
+        "seeds": seeds,
+        "n_seeds": st.integers(1, 3),
+        "d": st.just(d),
+        "T": st.just(T),
+        "n": st.just(n),
+        "q": st.integers(1, 8),
+        "V": st.integers(2, 8),
+        "L": st.integers(1, 5),
+        "t": st.integers(1, 10**6),
+        "depth": st.integers(1, 4),
+        "step": st.integers(1, 40),
+        "channels": st.integers(n, 20),
+        "top_k": st.integers(1, n),
+        "squarings": st.integers(1, 60),
+        "layers": st.integers(1, 100),
+        "bytes_per_number": st.integers(1, 16),
+        "vectors": st.integers(1, 16),
+        "kv_groups": st.just(1),
+        "longest": st.integers(1, 10**9),
+        "points": st.integers(2, 100),
+        "digits": st.integers(0, 15),
+        "max_digits": st.integers(0, 15),
+        "cell": st.sampled_from(["RNN", "GRU", "LSTM"]),
+        "a": vec(n),
+        "b": vec(n),
+        "c": vec(d),
+        "h": vec(d),
+        "scores": vec(n, n),
+        "alpha": st.just(np.eye(n)),
+        "states": vec(n, d),
+        "context": vec(n, d),
+        "row_sums": vec(n),
+        "z": vec(n, lo=-1e300, hi=1e300),
+        "A": vec(d, d),
+        "v": vec(d),
+        "u": vec(d),
+        "W_hh": vec(d, d),
+        "W_xh": vec(d, d),
+        "x": vec(T, d),
+        "log_norms": vec(T),
+        "bound_slope": st.floats(-3, 3),
+        "values": vec(T),
         "scales": st.just(np.linspace(0.1, 2, T)),
-        "level": st.floats(-3, 3), "radius": st.floats(0, 10), "x_t": vec(d), "c0": vec(d), "h0": vec(d),
-        "W1": vec(2, d, d), "W2": vec(2, d, d), "x0": vec(d), "embedding": vec(4, d),
+        "level": st.floats(-3, 3),
+        "radius": st.floats(0, 10),
+        "x_t": vec(d),
+        "c0": vec(d),
+        "h0": vec(d),
+        "W1": vec(2, d, d),
+        "W2": vec(2, d, d),
+        "x0": vec(d),
+        "embedding": vec(4, d),
         "sentences": arrays(np.int64, (3, 2), elements=st.integers(0, 3)),
-        "temperature": st.floats(1e-3, 1e3), "temperatures": st.lists(st.floats(1e-3, 1e3), min_size=1, max_size=4),
-        "tau": st.floats(1e-3, 1e3), "slope": st.floats(0.01, 100), "w_scale": st.floats(0.01, 10),
-        "input_scale": st.floats(0, 10), "forget": st.floats(1e-3, 1), "gate_scale": st.floats(0, 10),
-        "branch_scale": st.floats(0, 3), "p": st.floats(1e-3, 1), "factor": st.floats(0.01, 0.99),
-        "eps": st.floats(1e-6, 1e-2), "tol": st.floats(1e-12, 0.1), "share": st.floats(-10, 10),
-        "n_bytes": st.floats(0, 1e18), "pinned": st.booleans(), "residual": st.booleans(), "scaled": st.booleans(),
-        "lengths": st.lists(st.integers(1, 50), min_size=1, max_size=5), "text": st.sampled_from(
-            ["1,43", "11\xa0%", "1.024", "−1", "8", "l'entrada"]),
-        "key": st.sampled_from(["k__de", "k__el", "k", "tau"]), "numbers": st.just({"k": "11,5"}),
-        "fn": st.sampled_from([np.tanh, lambda v: np.clip(v, -1, 1)]), "w": lstm_weights(d),
-        "function": st.just(lambda v: v), "figures": st.just(lambda: {}), "ax": st.builds(shared_axes),
-        "axis": st.sampled_from(["both", "x", "y"]), "formats": st.sampled_from([("svg",), ("pdf",), ("svg", "pdf")]),
-        "name": st.sampled_from(["tau", "atencio", "4", "w6"]), "label": st.just("τ"),
-        "initial": st.just(1.0), "formatter": st.just(str), "widget": st.just("w9"), "state": st.just(
-            lambda *v: {"readout": {}}), "readout_labels": st.just({}), "kind": st.sampled_from([int, float, bool]),
-        "libraries": st.just(("numpy",)), "tree": st.builds(ast.parse, st.just("import chapter09.fmt")),
-        "current": st.just("chapter09.plots"), "package": st.just(provenance.PACKAGE),
-        "modules": st.just({"chapter09.fmt"}), "page_text": st.just("```{code-cell}\nfrom chapter09 import fmt\n```\n"),
-        "header": st.just(["a", "b"]), "rows": st.just([["1", "2"]]), "spec": st.builds(small_spec),
+        "temperature": st.floats(1e-3, 1e3),
+        "temperatures": st.lists(st.floats(1e-3, 1e3), min_size=1, max_size=4),
+        "tau": st.floats(1e-3, 1e3),
+        "slope": st.floats(0.01, 100),
+        "w_scale": st.floats(0.01, 10),
+        "input_scale": st.floats(0, 10),
+        "forget": st.floats(1e-3, 1),
+        "gate_scale": st.floats(0, 10),
+        "branch_scale": st.floats(0, 3),
+        "p": st.floats(1e-3, 1),
+        "factor": st.floats(0.01, 0.99),
+        "eps": st.floats(1e-6, 1e-2),
+        "tol": st.floats(1e-12, 0.1),
+        "share": st.floats(-10, 10),
+        "n_bytes": st.floats(0, 1e18),
+        "pinned": st.booleans(),
+        "residual": st.booleans(),
+        "scaled": st.booleans(),
+        "lengths": st.lists(st.integers(1, 50), min_size=1, max_size=5),
+        "text": st.sampled_from(["1,43", "11\xa0%", "1.024", "−1", "8", "l'entrada"]),
+        "key": st.sampled_from(["k__de", "k__el", "k", "tau"]),
+        "numbers": st.just({"k": "11,5"}),
+        "fn": st.sampled_from([np.tanh, lambda v: np.clip(v, -1, 1)]),
+        "w": lstm_weights(d),
+        "function": st.just(lambda v: v),
+        "figures": st.just(lambda: {}),
+        "ax": st.builds(shared_axes),
+        "axis": st.sampled_from(["both", "x", "y"]),
+        "formats": st.sampled_from([("svg",), ("pdf",), ("svg", "pdf")]),
+        "name": st.sampled_from(["tau", "atencio", "4", "w6"]),
+        "label": st.just("τ"),
+        "initial": st.just(1.0),
+        "formatter": st.just(str),
+        "widget": st.just("w9"),
+        "state": st.just(lambda *v: {"readout": {}}),
+        "readout_labels": st.just({}),
+        "kind": st.sampled_from([int, float, bool]),
+        "libraries": st.just(("numpy",)),
+        "tree": st.builds(ast.parse, st.just("import chapter09.fmt")),
+        "current": st.just("chapter09.plots"),
+        "package": st.just(provenance.PACKAGE),
+        "modules": st.just({"chapter09.fmt"}),
+        "page_text": st.just("```{code-cell}\nfrom chapter09 import fmt\n```\n"),
+        "header": st.just(["a", "b"]),
+        "rows": st.just([["1", "2"]]),
+        "spec": st.builds(small_spec),
     }
 
 
 # Where a parameter's name means something else (x, a and n are numbers in some functions, arrays in others),
 # or where arguments must come from one another.
 OVERRIDES = {
-    "chapter09.fmt.decimal": {"x": st.floats(-1e300, 1e300)}, "chapter09.fmt.shortest": {"x": st.floats(-1e300, 1e300)},
-    "chapter09.fmt.share": {"x": st.floats(-10, 10)}, "chapter09.fmt.power_of_ten": {"x": st.floats(-1e300, 1e300)},
+    "chapter09.fmt.decimal": {"x": st.floats(-1e300, 1e300)},
+    "chapter09.fmt.shortest": {"x": st.floats(-1e300, 1e300)},
+    "chapter09.fmt.share": {"x": st.floats(-10, 10)},
+    "chapter09.fmt.power_of_ten": {"x": st.floats(-1e300, 1e300)},
     "chapter09.fmt.integer": {"n": st.integers(-(10**40), 10**40)},
     "chapter09.lstm_gradient.jacobian": {"x": st.builds(np.ones, st.integers(1, 3))},
     "chapter09.rnn_gradient.backprop": {"a": st.builds(lambda T, d: np.ones((T, d)), st.integers(1, 5), st.just(None))},
@@ -363,13 +495,16 @@ def arguments(draw, qualname: str, function) -> dict:
         table["a"] = vec(T, d)
     if qualname == "chapter09.lstm_gradient.backprop":
         from chapter09 import lstm_gradient as lg
+
         w = draw(lstm_weights(d))
         table["w"], table["tr"] = st.just(w), st.just(lg.forward(w, np.ones((T, d)), 0.9, False))
     if qualname in ("chapter09.rnn_gradient.simulate_batch",):
         from chapter09 import rnn_gradient as rg
+
         table["dr"] = st.just(rg.draws([0, 1], d=d, T=T))
     if qualname.startswith("chapter09.rnn_gradient.") and "sw" in inspect.signature(function).parameters:
         from chapter09 import rnn_gradient as rg
+
         sw = rg.sweep(seed=draw(st.integers(0, 3)), d=3, T=8, scales=(0.5, 1.0, 2.0, 4.0))
         table["sw"], table["values"] = st.just(sw), st.just(np.arange(4.0))
         table["radius"] = st.floats(float(sw.spectral_radius[0]), float(sw.spectral_radius[-1]))
@@ -418,8 +553,9 @@ def call_once(qualname: str, function, kwargs: dict) -> None:
     except (ValueError, TypeError) as error:
         TRIED[qualname][type(error).__name__] += 1
         message = str(error)
-        assert names and re.match(rf"^({'|'.join(names)})(?![\w])", message), \
+        assert names and re.match(rf"^({'|'.join(names)})(?![\w])", message), (
             f"{qualname}({kwargs!r}) raised {type(error).__name__} not naming a parameter: {message}"
+        )
         assert "\n" not in message and len(message) < 400, f"{qualname}: not one short sentence: {message!r}"
         return
     except Exception as error:  # the point: no other type may escape
@@ -427,6 +563,7 @@ def call_once(qualname: str, function, kwargs: dict) -> None:
         raise AssertionError(f"{qualname}({kwargs!r}) raised {type(error).__name__}: {error}") from error
     finally:
         import matplotlib.pyplot as plt
+
         for number in plt.get_fignums()[1:]:  # keep the shared axes' figure only
             plt.close(number)
     TRIED[qualname]["returned"] += 1
@@ -435,8 +572,9 @@ def call_once(qualname: str, function, kwargs: dict) -> None:
     assert not bad, f"{qualname}({kwargs!r}) returned non-finite values {bad}"
 
 
-FUZZED = sorted(set(PUBLIC) - set(NOT_FUZZED)
-                - {q for q, f in PUBLIC.items() if not inspect.signature(f).parameters})  # nothing to give garbage to
+FUZZED = sorted(
+    set(PUBLIC) - set(NOT_FUZZED) - {q for q, f in PUBLIC.items() if not inspect.signature(f).parameters}
+)  # nothing to give garbage to
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -460,9 +598,20 @@ def test_every_public_function_returns_finite_or_refuses_by_name(qualname, data)
 
 def test_the_fuzz_reaches_every_module():
     modules = {q.rsplit(".", 1)[0] for q in FUZZED}
-    assert {"chapter09.rnn_gradient", "chapter09.lstm_gradient", "chapter09.attention", "chapter09.gates",
-            "chapter09.cost", "chapter09.bottleneck", "chapter09.fmt", "chapter09.common", "chapter09.plots",
-            "chapter09.interactive", "chapter09.provenance", "chapter09.book"} <= modules
+    assert {
+        "chapter09.rnn_gradient",
+        "chapter09.lstm_gradient",
+        "chapter09.attention",
+        "chapter09.gates",
+        "chapter09.cost",
+        "chapter09.bottleneck",
+        "chapter09.fmt",
+        "chapter09.common",
+        "chapter09.plots",
+        "chapter09.interactive",
+        "chapter09.provenance",
+        "chapter09.book",
+    } <= modules
     assert len(FUZZED) > 120
 
 
@@ -471,52 +620,68 @@ WITHOUT_ALL: set[str] = set()  # every module declares its public names
 
 
 def test_every_module_declares_its_public_names():
-    missing = {info.name for info in pkgutil.walk_packages(chapter09.__path__, "chapter09.")
-               if not hasattr(importlib.import_module(info.name), "__all__")}
+    missing = {
+        info.name
+        for info in pkgutil.walk_packages(chapter09.__path__, "chapter09.")
+        if not hasattr(importlib.import_module(info.name), "__all__")
+    }
     assert missing <= WITHOUT_ALL, f"modules without __all__: {sorted(missing - WITHOUT_ALL)}"
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: __import__("chapter09.book").book.show(42), "page"),
-    (lambda: __import__("chapter09.book").book.figure(fmt, "x"), "page"),
-    (lambda: __import__("chapter09.book").book.glue_figure("k", "not a figure"), "fig"),
-    (lambda: __import__("chapter09.book").book.glue_numbers(["k", "v"]), "numbers"),
-    (lambda: __import__("chapter09.book").book.glue_numbers({"k": 1.5}), "numbers"),
-    (lambda: __import__("chapter09.book").book.widget({"widget": "w"}), "spec"),
-    (lambda: importlib.import_module("chapter09.__main__").main("atencio --tau 1"), "argv"),
-    (lambda: importlib.import_module("chapter09.__main__").main([1.5]), "argv"),
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: __import__("chapter09.book").book.show(42), "page"),
+        (lambda: __import__("chapter09.book").book.figure(fmt, "x"), "page"),
+        (lambda: __import__("chapter09.book").book.glue_figure("k", "not a figure"), "fig"),
+        (lambda: __import__("chapter09.book").book.glue_numbers(["k", "v"]), "numbers"),
+        (lambda: __import__("chapter09.book").book.glue_numbers({"k": 1.5}), "numbers"),
+        (lambda: __import__("chapter09.book").book.widget({"widget": "w"}), "spec"),
+        (lambda: importlib.import_module("chapter09.__main__").main("atencio --tau 1"), "argv"),
+        (lambda: importlib.import_module("chapter09.__main__").main([1.5]), "argv"),
+    ],
+)
 def test_what_is_not_fuzzed_still_refuses_bad_types_by_name(call, name):
     with pytest.raises(ValueError, match=rf"^{name} must"):
         call()
 
 
-@pytest.mark.parametrize("call, limit", [
-    (lambda: w1.robustness(n_seeds=100_000), "500"),
-    (lambda: w2.robustness(n_seeds=100_000), "2000"),
-    (lambda: w4.robustness(n_seeds=100_000), "2000"),
-    (lambda: gates.robustness(n_seeds=100_000), "2000"),
-    (lambda: w1.draws(range(10**12)), "2000"),
-    (lambda: w2.stack_gradient(depth=1000, d=512), "50,000,000"),
-    (lambda: w1.sweep(d=512, T=10_000), "750,000,000"),
-    (lambda: w1.simulate_batch(w1.draws(range(2000), d=10, T=2500)), "750,000,000"),
-    (lambda: w2.simulate(d=512, T=10_000), "250,000,000"),
-    (lambda: w2.simulate_seeds(range(480), d=64, T=500), "250,000,000"),
-    (lambda: w4.seed_dependence(n_seeds=2000, n=512, d=512), "10,000,000,000"),
-    (lambda: w3.pigeonhole(d=4096, q=1, V=10, L=6), "20,000,000"),
-])
+@pytest.mark.parametrize(
+    "call, limit",
+    [
+        (lambda: w1.robustness(n_seeds=100_000), "500"),
+        (lambda: w2.robustness(n_seeds=100_000), "2000"),
+        (lambda: w4.robustness(n_seeds=100_000), "2000"),
+        (lambda: gates.robustness(n_seeds=100_000), "2000"),
+        (lambda: w1.draws(range(10**12)), "2000"),
+        (lambda: w2.stack_gradient(depth=1000, d=512), "50,000,000"),
+        (lambda: w1.sweep(d=512, T=10_000), "750,000,000"),
+        (lambda: w1.simulate_batch(w1.draws(range(2000), d=10, T=2500)), "750,000,000"),
+        (lambda: w2.simulate(d=512, T=10_000), "250,000,000"),
+        (lambda: w2.simulate_seeds(range(480), d=64, T=500), "250,000,000"),
+        (lambda: w4.seed_dependence(n_seeds=2000, n=512, d=512), "10,000,000,000"),
+        (lambda: w3.pigeonhole(d=4096, q=1, V=10, L=6), "20,000,000"),
+    ],
+)
 def test_what_would_take_minutes_is_refused_with_its_limit(call, limit):
     """Sizes past a few seconds of work are refused at once, the message stating the limit."""
     with pytest.raises(ValueError, match=re.escape(limit)):
         call()
 
 
-@pytest.mark.parametrize("call", [
-    lambda: w5.sweep(1), lambda: w5.sweep(5), lambda: fmt.integer(10**25), lambda: fmt.decimal(1e26),
-    lambda: gates.swiglu(np.array([5e-324]), np.array([1.0])),
-    lambda: w2.forward(w2.draw_weights(2, 0), np.ones((3, 2)), 0.9, "no"),
-    lambda: w1.forward(np.eye(2), np.eye(2), np.array([[1j, 0]])), lambda: w4.softmax(np.array([1e300, 0.0]), 1e-3),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: w5.sweep(1),
+        lambda: w5.sweep(5),
+        lambda: fmt.integer(10**25),
+        lambda: fmt.decimal(1e26),
+        lambda: gates.swiglu(np.array([5e-324]), np.array([1.0])),
+        lambda: w2.forward(w2.draw_weights(2, 0), np.ones((3, 2)), 0.9, "no"),
+        lambda: w1.forward(np.eye(2), np.eye(2), np.array([[1j, 0]])),
+        lambda: w4.softmax(np.array([1e300, 0.0]), 1e-3),
+    ],
+)
 def test_the_known_failures_are_fixed(call):
     """Issue 16's fuzz: IndexError, decimal.InvalidOperation, NaN, a string read as pinned, a complex number
     truncated, an overflow to NaN — now a finite result or a ValueError naming the parameter."""

@@ -61,14 +61,17 @@ def test_gelfand_radius_matches_the_eigenvalues(seed):
     assert w1.gelfand_radius(A) == pytest.approx(max(abs(np.linalg.eigvals(A))), rel=1e-9)
 
 
-@pytest.mark.parametrize("A, rho", [
-    ([[0.0, -1.0], [1.0, 0.0]], 1.0),               # rotation: a complex pair
-    ([[0.5, 1e3], [0.0, 0.5]], 0.5),                # Jordan block, very non-normal
-    ([[0.0, 1.0], [0.0, 0.0]], 0.0),                # nilpotent
-    ([[0.0]], 0.0),
-    ([[3.0, 0.0], [0.0, -3.0]], 3.0),               # two eigenvalues of equal modulus
-    ([[1e150, 0.0], [0.0, 1.0]], 1e150),            # no overflow on the way
-])
+@pytest.mark.parametrize(
+    "A, rho",
+    [
+        ([[0.0, -1.0], [1.0, 0.0]], 1.0),  # rotation: a complex pair
+        ([[0.5, 1e3], [0.0, 0.5]], 0.5),  # Jordan block, very non-normal
+        ([[0.0, 1.0], [0.0, 0.0]], 0.0),  # nilpotent
+        ([[0.0]], 0.0),
+        ([[3.0, 0.0], [0.0, -3.0]], 3.0),  # two eigenvalues of equal modulus
+        ([[1e150, 0.0], [0.0, 1.0]], 1e150),  # no overflow on the way
+    ],
+)
 def test_gelfand_radius_on_hard_matrices(A, rho):
     assert w1.gelfand_radius(np.array(A)) == pytest.approx(rho, rel=1e-9, abs=1e-300)
 
@@ -144,17 +147,31 @@ def test_robustness_counts_at_least_200_seeds_and_matches_a_direct_count():
     threshold = np.log(w1.EXPLODE_FACTOR) / w1.T
     assert rob.small_input_explodes == np.mean([r.measured_slope > threshold for r in runs])
     assert rob.small_input_explained == np.mean([r.measured_slope > threshold and r.product > 1 for r in runs])
-    assert rob.sign_missed["small_input"] == np.mean([np.sign(r.predicted_slope) != np.sign(r.measured_slope)
-                                                      for r in runs])
+    assert rob.sign_missed["small_input"] == np.mean(
+        [np.sign(r.predicted_slope) != np.sign(r.measured_slope) for r in runs]
+    )
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    ({"d": 0}, "d"), ({"d": -3}, "d"), ({"d": 2.5}, "d"), ({"d": "10"}, "d"), ({"T": 1}, "T"),
-    ({"T": True}, "T"), ({"w_scale": -1.0}, "w_scale"), ({"w_scale": 0.0}, "w_scale"),
-    ({"w_scale": float("nan")}, "w_scale"), ({"w_scale": 11.0}, "w_scale"),
-    ({"input_scale": -0.1}, "input_scale"), ({"input_scale": float("nan")}, "input_scale"),
-    ({"input_scale": "1"}, "input_scale"), ({"seed": -1}, "seed"), ({"seed": 1.5}, "seed"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"d": 0}, "d"),
+        ({"d": -3}, "d"),
+        ({"d": 2.5}, "d"),
+        ({"d": "10"}, "d"),
+        ({"T": 1}, "T"),
+        ({"T": True}, "T"),
+        ({"w_scale": -1.0}, "w_scale"),
+        ({"w_scale": 0.0}, "w_scale"),
+        ({"w_scale": float("nan")}, "w_scale"),
+        ({"w_scale": 11.0}, "w_scale"),
+        ({"input_scale": -0.1}, "input_scale"),
+        ({"input_scale": float("nan")}, "input_scale"),
+        ({"input_scale": "1"}, "input_scale"),
+        ({"seed": -1}, "seed"),
+        ({"seed": 1.5}, "seed"),
+    ],
+)
 def test_bad_parameters_raise_value_error_naming_them(kwargs, name):
     with pytest.raises(ValueError, match=rf"^{name} must be"):
         w1.simulate(**kwargs)
@@ -199,6 +216,7 @@ def test_gelfand_radius_of_a_stack_is_the_radius_of_each_matrix():
 
 # --- Pascanu's bound, the thresholds, the seed rule and the exercises ---------------------------
 
+
 @pytest.mark.parametrize("w_scale, input_scale", SETTINGS)
 @pytest.mark.parametrize("seed", [0, 2, 7])
 def test_pascanus_bound_holds_at_every_step_on_unnormalised_gradients(w_scale, input_scale, seed):
@@ -221,8 +239,9 @@ def test_pascanus_bound_holds_at_every_step_on_unnormalised_gradients(w_scale, i
 def test_the_bound_check_catches_a_step_above_the_bound():
     assert not w1.bound_holds(np.array([0.0, -1.0, 0.2]), 1.0)
     assert w1.bound_holds(np.array([0.0, -np.inf, -np.inf]), 0.0)
-    np.testing.assert_array_equal(w1.bound_holds(np.array([[0.0, 0.5], [0.0, 1.5]]), np.array([1.0, 1.0])),
-                                  [True, False])
+    np.testing.assert_array_equal(
+        w1.bound_holds(np.array([[0.0, 0.5], [0.0, 1.5]]), np.array([1.0, 1.0])), [True, False]
+    )
 
 
 def test_pascanus_bound_holds_for_every_seed_and_setting():
@@ -298,7 +317,10 @@ def test_new_numbers_of_the_page():
     n = page.readout().numbers
     assert n["w1_bound_share"] == "100\xa0%"
     assert (n["w1_sign_missed_small"], n["w1_sign_missed_sat"], n["w1_sign_missed_default"]) == (
-        "37,5\xa0%", "10\xa0%", "0\xa0%")
+        "37,5\xa0%",
+        "10\xa0%",
+        "0\xa0%",
+    )
     assert (n["w1_return_rho"], n["w1_return_share"], n["w1_return_median"]) == ("1,33", "92,5\xa0%", "1,50")
     assert n["w1_small_explained_share"] == "21,5\xa0%"
 

@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+
 import snapshot  # tools/snapshot.py (conftest puts tools/ on the path)
 from conftest import BOOK
 
@@ -16,8 +17,10 @@ NOW = snapshot.current()
 
 def test_glued_strings_and_examples_match_the_snapshot():
     changes = snapshot.differences(PINNED, NOW)
-    assert not changes, ("the book's numbers changed; if that is meant, run `make snapshot` and commit "
-                         "tests/snapshot.json:\n" + "\n".join(changes))
+    assert not changes, (
+        "the book's numbers changed; if that is meant, run `make snapshot` and commit "
+        "tests/snapshot.json:\n" + "\n".join(changes)
+    )
 
 
 @pytest.mark.parametrize("page", sorted(NOW))
@@ -51,8 +54,10 @@ def test_a_changed_number_is_named_with_its_key_and_both_values():
 
 
 def test_hidden_cells_are_not_examples():
-    page = ("```{code-cell} ipython3\n:tags: [remove-input]\n\nbook.show(page)\n```\n\n"
-            "```{code-cell} ipython3\nprint(1 + 1)\n```\n\n"
-            "```{code-cell} ipython3\n:tags: [hide-cell, other]\n\nx = 1\n```\n")
+    page = (
+        "```{code-cell} ipython3\n:tags: [remove-input]\n\nbook.show(page)\n```\n\n"
+        "```{code-cell} ipython3\nprint(1 + 1)\n```\n\n"
+        "```{code-cell} ipython3\n:tags: [hide-cell, other]\n\nx = 1\n```\n"
+    )
     assert snapshot.visible_cells(page) == ["print(1 + 1)"]
     assert snapshot.run_cells(["x = 2", "print(x)", "x * 3", "None"]) == ["", "2\n", "6\n", ""]

@@ -10,7 +10,7 @@ import pytest
 from conftest import BOOK, ROOT, ensure_system_tool
 
 sys.path.insert(0, str(ROOT / "tools"))
-from prose import prose  # noqa: E402
+from prose import prose
 
 pytestmark = pytest.mark.system  # tools/install-hunspell.sh installs hunspell-ca when missing
 WORDLIST = ROOT / "tools" / "wordlist-ca.txt"
@@ -29,8 +29,9 @@ def test_page_prose_is_spelled_in_catalan(page):
     ensure_system_tool("install-hunspell.sh", "hunspell-ca")
     text = prose((BOOK / page).read_text(encoding="utf-8"))
     assert len(text.split()) >= 5
-    flagged = subprocess.run(["hunspell", "-d", "ca", "-l", "-p", str(WORDLIST)], input=text,
-                             capture_output=True, text=True, check=True).stdout.split()
+    flagged = subprocess.run(
+        ["hunspell", "-d", "ca", "-l", "-p", str(WORDLIST)], input=text, capture_output=True, text=True, check=True
+    ).stdout.split()
     words = set(WORDLIST.read_text(encoding="utf-8").split())
     unknown = sorted({t for t in flagged if not accepted(t, words)})
     assert unknown == [], f"{page}: not Catalan words (fix them, or add a technical term to the list)"
@@ -38,6 +39,10 @@ def test_page_prose_is_spelled_in_catalan(page):
 
 def test_the_check_catches_a_misspelling():
     ensure_system_tool("install-hunspell.sh", "hunspell-ca")
-    flagged = subprocess.run(["hunspell", "-d", "ca", "-l", "-p", str(WORDLIST)], input="el gradiant s'esvaeix",
-                             capture_output=True, text=True).stdout.split()
+    flagged = subprocess.run(
+        ["hunspell", "-d", "ca", "-l", "-p", str(WORDLIST)],
+        input="el gradiant s'esvaeix",
+        capture_output=True,
+        text=True,
+    ).stdout.split()
     assert flagged == ["gradiant"]

@@ -28,8 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import build
 from jupyter_cache import get_cache
+
+import build
 from quick_build import copy_repo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,17 +78,28 @@ def measure() -> dict:
             pages.append(page_seconds(log))
             # stock myst-nb's parallel readers race to create an empty cache: create it first
             get_cache(tmp / f"cache-stock-{run}").list_cache_records()
-            t, _ = sphinx(repo, "f", tmp / f"cache-stock-{run}", "-D", "extensions=" + ",".join(STOCK),
-                          "-D", f"nb_execution_cache_path={tmp / f'cache-stock-{run}'}", jobs="auto")
+            t, _ = sphinx(
+                repo,
+                "f",
+                tmp / f"cache-stock-{run}",
+                "-D",
+                "extensions=" + ",".join(STOCK),
+                "-D",
+                f"nb_execution_cache_path={tmp / f'cache-stock-{run}'}",
+                jobs="auto",
+            )
             times["f"].append(t)
             t, _ = sphinx(repo, "b", tmp / "cache-off", "-D", "nb_execution_mode=off")
             times["b"].append(t)
             t, _ = sphinx(repo, "a", tmp / f"cache-{run}")
             times["e"].append(t)
             page = repo / "book" / "03-coll-ampolla.md"
-            page.write_text(page.read_text(encoding="utf-8").replace(
-                "Cap arquitectura no hi pot fer res;", f"Cap arquitectura no hi pot fer res ({run});"),
-                encoding="utf-8")
+            page.write_text(
+                page.read_text(encoding="utf-8").replace(
+                    "Cap arquitectura no hi pot fer res;", f"Cap arquitectura no hi pot fer res ({run});"
+                ),
+                encoding="utf-8",
+            )
             t, _ = sphinx(repo, "a", tmp / f"cache-{run}")
             times["c"].append(t)
             module = repo / "chapter09" / "attention.py"
@@ -95,25 +107,49 @@ def measure() -> dict:
             t, log = sphinx(repo, "a", tmp / f"cache-{run}")
             times["d"].append(t)
             reexecuted.append(executed(log))
-    return {"times": {k: statistics.median(v) for k, v in times.items()}, "all": times,
-            "cpu": statistics.median(cpu),
-            "reexecuted": reexecuted, "pages": {p: statistics.median(r[p] for r in pages) for p in pages[0]}}
+    return {
+        "times": {k: statistics.median(v) for k, v in times.items()},
+        "all": times,
+        "cpu": statistics.median(cpu),
+        "reexecuted": reexecuted,
+        "pages": {p: statistics.median(r[p] for r in pages) for p in pages[0]},
+    }
 
 
 def widget_times() -> dict:
     sys.path.insert(0, str(ROOT))
     from chapter09 import attention, gates, lstm_gradient, rnn_gradient
-    from chapter09.pages import attention as p4, bottleneck as p3, cost as p5, gates as p7
-    from chapter09.pages import lstm_gradient as p2, rnn_gradient as p1
+    from chapter09.pages import attention as p4
+    from chapter09.pages import bottleneck as p3
+    from chapter09.pages import cost as p5
+    from chapter09.pages import gates as p7
+    from chapter09.pages import lstm_gradient as p2
+    from chapter09.pages import rnn_gradient as p1
 
     modules = {"W1": p1, "W2": p2, "W3": p3, "W4": p4, "W5": p5, "W7": p7}
     from chapter09 import bottleneck, cost
 
-    memoised = (rnn_gradient.simulate, rnn_gradient.sweep, lstm_gradient.simulate, attention.attend,
-                attention.span_curve, bottleneck.pigeonhole, bottleneck.fraction_by_length, cost.sweep,
-                cost.memory_curve, gates.gates)
-    for cached in (rnn_gradient.page_seed, rnn_gradient.robustness, lstm_gradient.robustness,
-                   attention.robustness, gates.robustness, *memoised, *(m.readout for m in modules.values())):
+    memoised = (
+        rnn_gradient.simulate,
+        rnn_gradient.sweep,
+        lstm_gradient.simulate,
+        attention.attend,
+        attention.span_curve,
+        bottleneck.pigeonhole,
+        bottleneck.fraction_by_length,
+        cost.sweep,
+        cost.memory_curve,
+        gates.gates,
+    )
+    for cached in (
+        rnn_gradient.page_seed,
+        rnn_gradient.robustness,
+        lstm_gradient.robustness,
+        attention.robustness,
+        gates.robustness,
+        *memoised,
+        *(m.readout for m in modules.values()),
+    ):
         cached.cache_clear()  # time the computation, not a lookup
     out = {}
     for name, module in modules.items():
@@ -131,16 +167,23 @@ def main() -> None:
     m = result["times"]
     ca = lambda x: f"{x:.2f}".replace(".", ",")  # noqa: E731
     print(f"\nConstrucció del llibre: mediana de {RUNS} execucions, -j {JOBS} (f: -j auto)\n")
-    labels = {"a": "a) neta, executant les pàgines", "b": "b) neta, sense executar (el mínim de Sphinx)",
-              "c": "c) després d'editar la prosa d'una pàgina", "d": "d) després d'editar chapter09/attention.py",
-              "e": "e) sense cap canvi", "f": "f) neta, myst-nb sense les extensions del llibre"}
+    labels = {
+        "a": "a) neta, executant les pàgines",
+        "b": "b) neta, sense executar (el mínim de Sphinx)",
+        "c": "c) després d'editar la prosa d'una pàgina",
+        "d": "d) després d'editar chapter09/attention.py",
+        "e": "e) sense cap canvi",
+        "f": "f) neta, myst-nb sense les extensions del llibre",
+    }
     for k in "abcdef":
         print(f"  {labels[k]:<48} {ca(m[k]):>7} s   ({', '.join(ca(t) for t in result['all'][k])})")
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     floor = result["cpu"] / cores
     print(f"\n  mínim de CPU de (a): {ca(result['cpu'])} s de CPU / {cores} nuclis = {ca(floor)} s")
-    print(f"  a/mínim = {ca(m['a'] / floor)} (objectiu ≤ 1,3)    a/f = {ca(m['a'] / m['f'])} (objectiu ≤ 0,5)    "
-          f"c/e = {ca(m['c'] / m['e'])} (objectiu ≤ 1,2)    a/b = {ca(m['a'] / m['b'])}")
+    print(
+        f"  a/mínim = {ca(m['a'] / floor)} (objectiu ≤ 1,3)    a/f = {ca(m['a'] / m['f'])} (objectiu ≤ 0,5)    "
+        f"c/e = {ca(m['c'] / m['e'])} (objectiu ≤ 1,2)    a/b = {ca(m['a'] / m['b'])}"
+    )
     print(f"  pàgines tornades a executar a (d): {result['reexecuted'][0]}")
     busy = sum(t for p, t in result["pages"].items() if not p.startswith("("))
     print(f"\nExecució de cada pàgina a (a), en nuclis compartits (mediana, s); {cores} nuclis de processador:")

@@ -31,29 +31,58 @@ def default_jobs() -> int:
     return cores() + 1
 
 
-def command(repo: Path = ROOT, out: Path | None = None, *extra: str, builder: str = "html",
-            strict: bool = True, quiet: bool = False, jobs: int | str | None = None) -> list[str]:
+def command(
+    repo: Path = ROOT,
+    out: Path | None = None,
+    *extra: str,
+    builder: str = "html",
+    strict: bool = True,
+    quiet: bool = False,
+    jobs: int | str | None = None,
+) -> list[str]:
     """``sphinx-build`` of ``repo``'s book (its ``conf.py``) into ``out``: the HTML folder for
     ``html``; for ``latexpdf`` (``-M``) the folder that gets ``latex/``.  ``jobs`` replaces
     :func:`jobs` (the bench builds stock myst-nb with ``auto``)."""
     repo = Path(repo)
     out = Path(out) if out is not None else repo / "_build" / ("html" if builder == "html" else "")
     mode = ["-b", builder] if builder == "html" else ["-M", builder]
-    return [sys.executable, "-m", "sphinx", *mode, str(repo / "book"), str(out), "-c", str(repo),
-            "-j", str(jobs or default_jobs()), *(["-W", "--keep-going"] if strict else []), *(["-q"] if quiet else []), *extra]
+    return [
+        sys.executable,
+        "-m",
+        "sphinx",
+        *mode,
+        str(repo / "book"),
+        str(out),
+        "-c",
+        str(repo),
+        "-j",
+        str(jobs or default_jobs()),
+        *(["-W", "--keep-going"] if strict else []),
+        *(["-q"] if quiet else []),
+        *extra,
+    ]
 
 
-def run(repo: Path = ROOT, out: Path | None = None, *extra: str, cache: Path | None = None,
-        env: dict | None = None, builder: str = "html", strict: bool = True, quiet: bool = False,
-        **kwargs) -> subprocess.CompletedProcess:
+def run(
+    repo: Path = ROOT,
+    out: Path | None = None,
+    *extra: str,
+    cache: Path | None = None,
+    env: dict | None = None,
+    builder: str = "html",
+    strict: bool = True,
+    quiet: bool = False,
+    **kwargs,
+) -> subprocess.CompletedProcess:
     """Run :func:`command` with the execution cache ``cache`` (``CHAPTER09_CACHE``), output captured
     as text; ``kwargs`` go to :func:`subprocess.run` (``timeout``, ``start_new_session`` …)."""
     env = dict(os.environ if env is None else env)
     if cache is not None:
         env["CHAPTER09_CACHE"] = str(cache)
     kwargs.setdefault("capture_output", True)
-    return subprocess.run(command(repo, out, *extra, builder=builder, strict=strict, quiet=quiet),
-                          env=env, text=True, **kwargs)
+    return subprocess.run(
+        command(repo, out, *extra, builder=builder, strict=strict, quiet=quiet), env=env, text=True, **kwargs
+    )
 
 
 def main(argv: list[str]) -> int:

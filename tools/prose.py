@@ -21,7 +21,7 @@ SKIPPED_DIRECTIVES = ("code-cell", "toctree", "bibliography", "list-table")
 
 
 def prose(text: str) -> str:
-    text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)          # front matter
+    text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)  # front matter
     out, skipping, fence = [], False, None
     for line in text.splitlines():
         stripped = line.strip()
@@ -33,35 +33,36 @@ def prose(text: str) -> str:
         if fence is not None and stripped == fence:
             fence, skipping = None, False
             continue
-        if skipping or stripped.startswith(":"):                         # directive options
+        if skipping or stripped.startswith(":"):  # directive options
             continue
         out.append(line)
     text = "\n".join(out)
-    text = re.sub(r"\$\$.*?\$\$", " ", text, flags=re.S)                 # display math
-    text = re.sub(r"\$[^$]*\$", " ", text)                               # inline math, even over lines
-    text = re.sub(r"\{[\w:-]+\}`[^`]*`", " ", text)                      # roles: glue, cite, doc
-    text = re.sub(r"`[^`]*`", " ", text)                                 # inline code
-    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)                 # links: keep the words
-    text = re.sub(r"[*_#>|]", " ", text)                                 # emphasis, headings, tables
+    text = re.sub(r"\$\$.*?\$\$", " ", text, flags=re.S)  # display math
+    text = re.sub(r"\$[^$]*\$", " ", text)  # inline math, even over lines
+    text = re.sub(r"\{[\w:-]+\}`[^`]*`", " ", text)  # roles: glue, cite, doc
+    text = re.sub(r"`[^`]*`", " ", text)  # inline code
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)  # links: keep the words
+    text = re.sub(r"[*_#>|]", " ", text)  # emphasis, headings, tables
     return text
 
 
 # --- numbers typed by hand ------------------------------------------------------------
 
-NOT_READ = {"code-cell", "toctree", "bibliography", "math"}     # directives whose body is not prose
+NOT_READ = {"code-cell", "toctree", "bibliography", "math"}  # directives whose body is not prose
 COMPUTED_OR_CITED = re.compile(r"(glue|cite)(:[\w-]+)?|math|eq")  # roles whose text is not typed
 NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?:\s?%)?")
 
 # What may be typed (keep it short, and say why):
 ALLOWED = [
-    re.compile(r"[01](?:,0)?"),       # 0 and 1 as bounds and identities: «per sobre d'1», «entre 0 i 1», «1,0 exacte»
-    re.compile(r"(?:19|20)\d\d"),     # years, as references cite them
-    re.compile(r"09"),                # the chapter's number, in its title
-    re.compile(r"1000|1024"),         # what the prefixes mean: k, M, G (SI) and Ki, Mi, Gi (binary)
+    re.compile(r"[01](?:,0)?"),  # 0 and 1 as bounds and identities: «per sobre d'1», «entre 0 i 1», «1,0 exacte»
+    re.compile(r"(?:19|20)\d\d"),  # years, as references cite them
+    re.compile(r"09"),  # the chapter's number, in its title
+    re.compile(r"1000|1024"),  # what the prefixes mean: k, M, G (SI) and Ki, Mi, Gi (binary)
 ]
-NUMBERED = re.compile(                # the book's own numbering: «exercici 2», «pàgines 5 i 6», «figura 1»
-    r"(?i:exercicis?|figur(?:a|es)|pàgin(?:a|es)|capítols?|widgets?|apartats?)\s+(?:\d+(?:,\s*|\s+i\s+))*$")
-QUOTED = re.compile(r"«([^»]*)»")       # «0,76»: the author's words quoted, where the author's text has them
+NUMBERED = re.compile(  # the book's own numbering: «exercici 2», «pàgines 5 i 6», «figura 1»
+    r"(?i:exercicis?|figur(?:a|es)|pàgin(?:a|es)|capítols?|widgets?|apartats?)\s+(?:\d+(?:,\s*|\s+i\s+))*$"
+)
+QUOTED = re.compile(r"«([^»]*)»")  # «0,76»: the author's words quoted, where the author's text has them
 
 
 def _parser():
@@ -69,8 +70,7 @@ def _parser():
     from myst_parser.config.main import MdParserConfig
     from myst_parser.parsers.mdit import create_md_parser
 
-    return create_md_parser(MdParserConfig(enable_extensions={"dollarmath", "amsmath", "colon_fence"}),
-                            RendererHTML)
+    return create_md_parser(MdParserConfig(enable_extensions={"dollarmath", "amsmath", "colon_fence"}), RendererHTML)
 
 
 def _directive_body(content: str) -> tuple[int, str]:
@@ -120,8 +120,11 @@ def typed_numbers(text: str, author: str = "") -> list[tuple[int, str]]:
     for line, run in runs(text):
         quoted = [m.span() for m in QUOTED.finditer(run) if m.group(1) in author]
         for number in NUMBER.finditer(run):
-            if (any(a.fullmatch(number.group()) for a in ALLOWED) or NUMBERED.search(run[:number.start()])
-                    or any(a < number.start() < b for a, b in quoted)):
+            if (
+                any(a.fullmatch(number.group()) for a in ALLOWED)
+                or NUMBERED.search(run[: number.start()])
+                or any(a < number.start() < b for a, b in quoted)
+            ):
                 continue
             found.append((line, number.group()))
     return found
@@ -129,7 +132,7 @@ def typed_numbers(text: str, author: str = "") -> list[tuple[int, str]]:
 
 if __name__ == "__main__":
     typed = sys.argv[1:2] == ["--typed"]
-    for name in sys.argv[1 + typed:]:
+    for name in sys.argv[1 + typed :]:
         text = Path(name).read_text(encoding="utf-8")
         if typed:
             author = (Path(__file__).resolve().parents[1] / "text" / "capitol-09.txt").read_text(encoding="utf-8")

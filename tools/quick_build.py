@@ -42,7 +42,9 @@ def small_copy(path: Path, pages: tuple[str, ...], extensions: tuple[Path, ...] 
             stubs.append(page.stem)
     (path / "book" / "index.md").write_text(
         "# Prova\n\n```{toctree}\n" + "\n".join((*pages, "bibliografia")) + "\n```\n\n"
-        "```{toctree}\n:hidden:\n\n" + "\n".join(stubs) + "\n```\n", encoding="utf-8")
+        "```{toctree}\n:hidden:\n\n" + "\n".join(stubs) + "\n```\n",
+        encoding="utf-8",
+    )
     for extension in extensions:
         shutil.copy2(extension, path / "_ext" / extension.name)
         with open(path / "conf.py", "a", encoding="utf-8") as f:

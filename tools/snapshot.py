@@ -60,9 +60,9 @@ def run_cells(cells: list[str]) -> list[str]:
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            exec(compile(tree, "<cell>", "exec"), namespace)  # noqa: S102  (the book's own examples)
+            exec(compile(tree, "<cell>", "exec"), namespace)
             if last is not None:
-                value = eval(compile(ast.Expression(last.value), "<cell>", "eval"), namespace)  # noqa: S307
+                value = eval(compile(ast.Expression(last.value), "<cell>", "eval"), namespace)
                 if value is not None:
                     print(repr(value))
         outputs.append(out.getvalue())

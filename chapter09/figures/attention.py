@@ -15,7 +15,6 @@ from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, new_figure, typese
 __all__ = ["controls", "figures", "readout"]
 
 
-
 def plot_attention(readouts: list, titles: list[str]) -> Figure:
     """Heat maps of α (rows: decoder steps t, columns: source words j), one per temperature."""
     fig, axes = plt.subplots(1, len(readouts), figsize=(3.0 * len(readouts), 3.0))
@@ -42,13 +41,18 @@ def plot_span(temperatures, spans, n: int, marks: dict) -> Figure:
         ax.axhline(level, color=GREY, lw=0.8, ls=":")
     for tau, span in marks.items():
         ax.semilogx([tau], [span], "o", color=ORANGE)
-        ax.annotate(f"τ = {tau_text(tau)}: {fmt.decimal(span, 3)}",
-                    (tau, span), textcoords="offset points", fontsize=SMALL,
-                    xytext=(8, 6) if span < n / 2 else (8, -14))
+        ax.annotate(
+            f"τ = {tau_text(tau)}: {fmt.decimal(span, 3)}",
+            (tau, span),
+            textcoords="offset points",
+            fontsize=SMALL,
+            xytext=(8, 6) if span < n / 2 else (8, -14),
+        )
     ax.set_xlabel("temperatura τ")
     ax.set_ylabel("abast efectiu mitjà")
-    ax.xaxis.set_major_formatter(FuncFormatter(
-        lambda x, _p: "1" if x == 1 else "10" + fmt.power_of_ten(x, 0).split("·10")[-1]))
+    ax.xaxis.set_major_formatter(
+        FuncFormatter(lambda x, _p: "1" if x == 1 else "10" + fmt.power_of_ten(x, 0).split("·10")[-1])
+    )
     catalan_ticks(ax, "y")
     return fig
 
@@ -59,8 +63,10 @@ def figures() -> dict[str, Figure]:
     temperatures = (w4.COLD, w4.TEMPERATURE, w4.WARM)
     taus, spans = w4.span_curve()
     return {
-        "w4_fig_alpha": plot_attention([w4.attend(temperature=t) for t in temperatures],
-                                       ["τ = " + tau_text(t) for t in temperatures]),
-        "w4_fig_span": plot_span(taus, spans, w4.N,
-                                 {t: w4.attend(temperature=t).span.mean() for t in (w4.COLD, w4.WARM)}),
+        "w4_fig_alpha": plot_attention(
+            [w4.attend(temperature=t) for t in temperatures], ["τ = " + tau_text(t) for t in temperatures]
+        ),
+        "w4_fig_span": plot_span(
+            taus, spans, w4.N, {t: w4.attend(temperature=t).span.mean() for t in (w4.COLD, w4.WARM)}
+        ),
     }

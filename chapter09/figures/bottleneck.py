@@ -14,7 +14,6 @@ from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, log_log_ticks, new
 __all__ = ["controls", "figures", "readout"]
 
 
-
 def plot_reconstructible(points, default_length: int) -> Figure:
     """Largest reconstructible fraction against the sentence length L (log scale)."""
     fig, ax = new_figure()
@@ -22,8 +21,15 @@ def plot_reconstructible(points, default_length: int) -> Figure:
     frac = np.array([float(p[1]) for p in points])
     ax.semilogy(L, frac, "o-", color=BLUE, ms=4)
     i = int(np.nonzero(L == default_length)[0][0])
-    ax.semilogy([L[i]], [frac[i]], "o", ms=9, mfc="none", color=ORANGE,
-                label=f"L = {fmt.integer(int(L[i]))}: {fmt.percent(frac[i], 6)}")
+    ax.semilogy(
+        [L[i]],
+        [frac[i]],
+        "o",
+        ms=9,
+        mfc="none",
+        color=ORANGE,
+        label=f"L = {fmt.integer(int(L[i]))}: {fmt.percent(frac[i], 6)}",
+    )
     ax.set_xlabel("longitud de la frase $L$ (paraules)")
     ax.set_ylabel("fracció reconstruïble màxima")
     power_ticks(ax)
@@ -53,11 +59,18 @@ def plot_realistic(d: int, q: int, V: int, L: int) -> Figure:
     ax.axhline(d * q, color=GREY, ls="--", lw=1, label=f"bits del vector, $dq$ = {fmt.integer(d * q)}")
     longest = w3.longest_sentence(d, q, V)
     ax.axvline(longest, color=GREY, ls=":", lw=1)
-    ax.annotate(f"$L$ = {fmt.integer(longest)}", (longest, w3.sentence_bits(V, [1])[0]),
-                textcoords="offset points", xytext=(-6, 4), ha="right", fontsize=SMALL)
+    ax.annotate(
+        f"$L$ = {fmt.integer(longest)}",
+        (longest, w3.sentence_bits(V, [1])[0]),
+        textcoords="offset points",
+        xytext=(-6, 4),
+        ha="right",
+        fontsize=SMALL,
+    )
     bits = float(w3.sentence_bits(V, [L])[0])
-    ax.loglog([L], [bits], "o", ms=8, mfc="none", color=ORANGE,
-              label=f"$L$ = {fmt.integer(L)}: {fmt.decimal(bits, 1)} bits")
+    ax.loglog(
+        [L], [bits], "o", ms=8, mfc="none", color=ORANGE, label=f"$L$ = {fmt.integer(L)}: {fmt.decimal(bits, 1)} bits"
+    )
     ax.set_xlabel("longitud de la frase $L$ (paraules)")
     ax.set_ylabel("bits")
     ax.set_ylim(top=30 * d * q)  # room above the vector's line for the legend
@@ -69,6 +82,8 @@ def plot_realistic(d: int, q: int, V: int, L: int) -> Figure:
 @typeset
 def figures() -> dict[str, Figure]:
     """The page's figures, by the name the page shows them under."""
-    return {"w3_fig_fraction": plot_reconstructible(w3.fraction_by_length(), w3.L),
-            "w3_fig_pigeonhole": plot_code_sharing(w3.pigeonhole(seed=0)),
-            "w3_fig_realistic": plot_realistic(*w3.REALISTIC)}
+    return {
+        "w3_fig_fraction": plot_reconstructible(w3.fraction_by_length(), w3.L),
+        "w3_fig_pigeonhole": plot_code_sharing(w3.pigeonhole(seed=0)),
+        "w3_fig_realistic": plot_realistic(*w3.REALISTIC),
+    }

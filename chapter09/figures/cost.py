@@ -13,7 +13,6 @@ from ..plots import BLUE, GREY, ORANGE, SMALL, log_log_ticks, new_figure, typese
 __all__ = ["controls", "figures", "readout"]
 
 
-
 def plot_cost(sweep, length: int) -> Figure:
     """FLOPs per layer against L (log–log): the two Transformer terms, their sum, and three
     recurrent layers (simple RNN, GRU, LSTM)."""
@@ -26,8 +25,7 @@ def plot_cost(sweep, length: int) -> Figure:
     ax.loglog(L, sweep.gru, "-.", color=ORANGE, label="GRU, $12Ld^2$")
     ax.loglog(L, sweep.rnn, "-", color=ORANGE, label="RNN simple, $4Ld^2$")
     cross = sweep.crossing
-    ax.loglog([cross], [8 * cross * sweep.d**2], "o", color=GREY,
-              label=f"creuament a L = {fmt.decimal(cross, 0)}")
+    ax.loglog([cross], [8 * cross * sweep.d**2], "o", color=GREY, label=f"creuament a L = {fmt.decimal(cross, 0)}")
     ax.axvline(length, color=GREY, lw=0.8, ls=":")
     ax.set_xlabel("longitud de la seqüència $L$ (tokens)")
     ax.set_ylabel("FLOP per capa")
@@ -51,5 +49,7 @@ def plot_memory(tokens, kv_cache_bytes, state_bytes: float) -> Figure:
 @typeset
 def figures() -> dict[str, Figure]:
     """The page's figures, by the name the page shows them under."""
-    return {"w5_fig_cost": plot_cost(w5.sweep(w5.D), w5.L),
-            "w6_fig_memory": plot_memory(*w5.memory_curve(w5.D, L_LONG), w5.recurrent_state_bytes(w5.D))}
+    return {
+        "w5_fig_cost": plot_cost(w5.sweep(w5.D), w5.L),
+        "w6_fig_memory": plot_memory(*w5.memory_curve(w5.D, L_LONG), w5.recurrent_state_bytes(w5.D)),
+    }

@@ -12,7 +12,6 @@ from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, new_figure, typese
 __all__ = ["controls", "figures", "readout"]
 
 
-
 def plot_gates(reference, routed, top_k: int) -> Figure:
     """σ(a)⊙b per channel, and what the top-k router keeps of it."""
     fig, ax = new_figure()

@@ -13,18 +13,28 @@ from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, new_figure,
 
 __all__ = ["controls", "factors_table", "figures", "readout"]
 
+
 def plot_gradient_paths(rnn_readout, lstm_readout) -> Figure:
     """ln-norm of the gradient against steps back: the RNN, the LSTM's cell path and the whole."""
     fig, ax = new_figure()
     k = lstm_readout.steps_back
     f = lstm_readout.forget
-    ax.semilogy(rnn_readout.steps_back, np.exp(rnn_readout.log_grad_norms), "-", color=GREY,
-                label="RNN, $\\partial \\mathcal{L}/\\partial \\mathbf{h}$")
-    ax.semilogy(k, np.exp(lstm_readout.log_whole), "-", color=BLUE,
-                label="LSTM, tot el gradient $\\partial \\mathcal{L}/\\partial \\mathbf{c}$")
+    ax.semilogy(
+        rnn_readout.steps_back,
+        np.exp(rnn_readout.log_grad_norms),
+        "-",
+        color=GREY,
+        label="RNN, $\\partial \\mathcal{L}/\\partial \\mathbf{h}$",
+    )
+    ax.semilogy(
+        k,
+        np.exp(lstm_readout.log_whole),
+        "-",
+        color=BLUE,
+        label="LSTM, tot el gradient $\\partial \\mathcal{L}/\\partial \\mathbf{c}$",
+    )
     ax.semilogy(k, np.exp(lstm_readout.log_cell), "--", color=GREEN, label="LSTM, només el camí de la cel·la")
-    ax.semilogy(k, np.exp(lstm_readout.log_cell[0]) * f**k, ":", color=ORANGE,
-                label=f"$f^k$ amb f = {fmt.decimal(f)}")
+    ax.semilogy(k, np.exp(lstm_readout.log_cell[0]) * f**k, ":", color=ORANGE, label=f"$f^k$ amb f = {fmt.decimal(f)}")
     return _gradient_axes(fig, ax, "passos enrere $k$")
 
 
@@ -52,8 +62,10 @@ def _gradient_axes(fig, ax, xlabel: str) -> Figure:
 def figures() -> dict[str, Figure]:
     """The page's figures, by the names the page shows them under (widget 1's seed and inputs)."""
     seed = w1.page_seed()
-    return {"w2_fig_paths": plot_gradient_paths(w1.simulate(seed=seed), w2.simulate(seed=seed)),
-            "w2_fig_stack": plot_stack(w2.stack_gradient(True, seed=seed), w2.stack_gradient(False, seed=seed))}
+    return {
+        "w2_fig_paths": plot_gradient_paths(w1.simulate(seed=seed), w2.simulate(seed=seed)),
+        "w2_fig_stack": plot_stack(w2.stack_gradient(True, seed=seed), w2.stack_gradient(False, seed=seed)),
+    }
 
 
 def factors_table():
@@ -62,5 +74,7 @@ def factors_table():
     from IPython.display import Markdown
 
     table = book.markdown_table(*readout().table("factors")).data
-    return Markdown(":::{table} Factor per pas de cada camí del gradient, per a cada $f$, amb la porta "
-                    "d'oblit que oscil·la i fixa\n:name: tab-w2-factors\n\n" + table + "\n:::\n")
+    return Markdown(
+        ":::{table} Factor per pas de cada camí del gradient, per a cada $f$, amb la porta "
+        "d'oblit que oscil·la i fixa\n:name: tab-w2-factors\n\n" + table + "\n:::\n"
+    )

@@ -16,7 +16,6 @@ from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, new_figure,
 __all__ = ["controls", "figures", "readout"]
 
 
-
 def plot_rnn_gradient(r, ax=None, title: str | None = None, legend_below: bool = False) -> Figure:
     """Gradient norm against steps back (log scale), with the predicted straight line and
     Pascanu et al.'s bound (dotted; it leaves the top of the axes when it is far above)."""
@@ -24,12 +23,16 @@ def plot_rnn_gradient(r, ax=None, title: str | None = None, legend_below: bool =
     k = r.steps_back
     measured = np.exp(r.log_grad_norms)
     predicted = np.exp(r.log_grad_norms[0] + r.predicted_slope * k)
-    ax.semilogy(k, measured, "o-", ms=3, lw=1, color=BLUE,
-                label=f"mesurat (pendent {fmt.decimal(r.measured_slope)})")
-    ax.semilogy(k, predicted, "--", color=ORANGE,
-                label=f"estimació, ln(ρ·tanh′) = {fmt.decimal(r.predicted_slope)}")
-    ax.semilogy(k, np.exp(r.log_grad_norms[0] + r.bound_slope * k), ":", color=GREEN, lw=1.5,
-                label=f"fita, ln(‖W‖₂·max tanh′) = {fmt.decimal(r.bound_slope)}")
+    ax.semilogy(k, measured, "o-", ms=3, lw=1, color=BLUE, label=f"mesurat (pendent {fmt.decimal(r.measured_slope)})")
+    ax.semilogy(k, predicted, "--", color=ORANGE, label=f"estimació, ln(ρ·tanh′) = {fmt.decimal(r.predicted_slope)}")
+    ax.semilogy(
+        k,
+        np.exp(r.log_grad_norms[0] + r.bound_slope * k),
+        ":",
+        color=GREEN,
+        lw=1.5,
+        label=f"fita, ln(‖W‖₂·max tanh′) = {fmt.decimal(r.bound_slope)}",
+    )
     ax.set_ylim(*_shown_range([r]))  # the bound may leave the top
     ax.set_xlabel("passos enrere $k$")
     ax.set_ylabel(r"$\|\partial \mathcal{L}/\partial \mathbf{h}_{T-k}\|$")
@@ -74,8 +77,7 @@ def plot_slope_sweep(sweeps: list, labels: list[str], threshold: float) -> Figur
     fig, (ax, low) = plt.subplots(2, 1, figsize=(6.0, 5.6), sharex=True, height_ratios=(2, 1))
     for sw, label, color in zip(sweeps, labels, (BLUE, ORANGE, GREEN)):
         ax.plot(sw.spectral_radius, sw.measured_slope, "-", color=color, label=f"{label}: mesurat")
-        ax.plot(sw.spectral_radius, sw.predicted_slope, "--", color=color, lw=1,
-                label=f"{label}: estimació")
+        ax.plot(sw.spectral_radius, sw.predicted_slope, "--", color=color, lw=1, label=f"{label}: estimació")
         low.plot(sw.spectral_radius, sw.mean_tanh_prime, "-", color=color, label=label)
     ax.axhspan(-threshold, threshold, color=GREY, alpha=0.15, lw=0)
     ax.axhline(0, color=GREY, lw=0.8)
@@ -107,9 +109,12 @@ def figures() -> dict[str, Figure]:
     small_input = w1.simulate(w_scale=w1.SMALL_INPUT[0], input_scale=w1.SMALL_INPUT[1], seed=seed)
     return {
         "w1_fig_default": plot_rnn_gradient(default),
-        "w1_fig_sweep": plot_slope_sweep([w1.sweep(w1.INPUT_SCALE, seed), w1.sweep(w1.SMALL_INPUT[1], seed)],
-                                         ["entrada " + n[k] for k in ("w1_input_scale", "w1_small_x")],
-                                         w1.growth_threshold(default.T)),
-        "w1_fig_settings": plot_rnn_settings([default, saturating, small_input],
-                                             [n["w1_label"]] + [setting(w1.SATURATING), setting(w1.SMALL_INPUT)]),
+        "w1_fig_sweep": plot_slope_sweep(
+            [w1.sweep(w1.INPUT_SCALE, seed), w1.sweep(w1.SMALL_INPUT[1], seed)],
+            ["entrada " + n[k] for k in ("w1_input_scale", "w1_small_x")],
+            w1.growth_threshold(default.T),
+        ),
+        "w1_fig_settings": plot_rnn_settings(
+            [default, saturating, small_input], [n["w1_label"]] + [setting(w1.SATURATING), setting(w1.SMALL_INPUT)]
+        ),
     }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 from num2words import num2words
@@ -13,22 +13,22 @@ from .. import fmt
 from ..claim import Claim, Correction, WidgetClaims, judge
 from ..interactive import control, spec
 
-__all__ = ["readout", "controls", "reading", "LABELS", "CHECKS"]
+__all__ = ["CHECKS", "LABELS", "controls", "reading", "readout"]
 
 # --- widgets 5 and 6 (one page: cost, then memory) -----------------------------------------
 
 SHARE_WORDS = {2: "la meitat", 3: "una tercera part", 4: "una quarta part", 5: "una cinquena part"}
-L_LONG = 131_072      # "Puja L a 131.072"
-GQA_GROUPS = 8        # the exercise's grouped-query attention: 8 query heads per key–value head
+L_LONG = 131_072  # "Puja L a 131.072"
+GQA_GROUPS = 8  # the exercise's grouped-query attention: 8 query heads per key–value head
 
 # --- the claims' checks: each judges the numbers of one sentence of the book ----------------
 
-SWEEP_TOL = 1e-6                        # the sweep's crossing, within this share of d from 2d
+SWEEP_TOL = 1e-6  # the sweep's crossing, within this share of d from 2d
 RATIO_SAID, RATIO_TEXT_SAID = 4, "4,00"  # "el Transformer costa 4,00 vegades la RNN"
-KAPLAN_RATIO = 3                        # the author's 3: the ratio with Kaplan et al.'s 2L²d
+KAPLAN_RATIO = 3  # the author's 3: the ratio with Kaplan et al.'s 2L²d
 STATE_SAID = "131,1" + fmt.NBSP + "kB"  # "La RNN manté 131,1 kB"
-KV_SAID = "268,4" + fmt.NBSP + "MB"     # "El Transformer arriba a 268,4 MB"
-KV_LONG_BYTES = 2**34                   # the KV-cache at L = 131.072: 16 GiB exactly
+KV_SAID = "268,4" + fmt.NBSP + "MB"  # "El Transformer arriba a 268,4 MB"
+KV_LONG_BYTES = 2**34  # the KV-cache at L = 131.072: 16 GiB exactly
 
 
 def layer_costs(projection_flops: int, attention_flops: int, L: int, d: int) -> bool:
@@ -71,12 +71,19 @@ def kv_cache_at_long_context(kv_bytes: int) -> bool:
     return kv_bytes == KV_LONG_BYTES
 
 
-CHECKS = {"W5.1": layer_costs, "W5.2": crossing_at_twice_d, "W5.3": no_crossing_with_the_rnn,
-          "W5.4": transformer_costs_four_rnns, "W5.5": three_times_only_as_kaplan_counts,
-          "W6.1": state_reads_as_said, "W6.2": kv_cache_reads_as_said, "W6.3": kv_cache_at_long_context}
+CHECKS = {
+    "W5.1": layer_costs,
+    "W5.2": crossing_at_twice_d,
+    "W5.3": no_crossing_with_the_rnn,
+    "W5.4": transformer_costs_four_rnns,
+    "W5.5": three_times_only_as_kaplan_counts,
+    "W6.1": state_reads_as_said,
+    "W6.2": kv_cache_reads_as_said,
+    "W6.3": kv_cache_at_long_context,
+}
 
 
-@lru_cache(maxsize=None)
+@cache
 def readout() -> WidgetClaims:
     L, d = w5.L, w5.D
     ratio = w5.ratio(L, d)
@@ -96,7 +103,9 @@ def readout() -> WidgetClaims:
     if tokens_for_state.denominator != 1:
         raise ValueError(f"the exercise needs a whole number of tokens, got {tokens_for_state}")
     n = {
-        "w5_L": fmt.integer(L), "w5_d": fmt.integer(d), "w5_flops_per_mac": fmt.integer(w5.FLOPS_PER_MAC),
+        "w5_L": fmt.integer(L),
+        "w5_d": fmt.integer(d),
+        "w5_flops_per_mac": fmt.integer(w5.FLOPS_PER_MAC),
         "w5_proj": fmt.power_of_ten(w5.projection_flops(L, d)),
         "w5_att": fmt.power_of_ten(w5.attention_flops(L, d)),
         "w5_transformer": fmt.power_of_ten(w5.transformer_flops(L, d)),
@@ -105,17 +114,20 @@ def readout() -> WidgetClaims:
         "w5_att_long": fmt.power_of_ten(w5.attention_flops(L_LONG, d)),
         "w5_transformer_long": fmt.power_of_ten(w5.transformer_flops(L_LONG, d)),
         "w5_rnn_long": fmt.power_of_ten(w5.rnn_flops(L_LONG, d)),
-        "w5_ratio": fmt.decimal(float(ratio)), "w5_ratio_long": fmt.decimal(float(w5.ratio(L_LONG, d))),
-        "w5_ratio_words": num2words(int(ratio), lang="ca"), "w5_share_words": SHARE_WORDS[int(ratio)],
+        "w5_ratio": fmt.decimal(float(ratio)),
+        "w5_ratio_long": fmt.decimal(float(w5.ratio(L_LONG, d))),
+        "w5_ratio_words": num2words(int(ratio), lang="ca"),
+        "w5_share_words": SHARE_WORDS[int(ratio)],
         "w5_ratio_at_d": fmt.decimal(float(w5.ratio(d, d))),
         "w5_crossing": fmt.integer(w5.component_crossing(d)),
         "w5_crossing_sweep": fmt.decimal(sw.crossing, 1),
-        "w5_crossing_gap": fmt.power_of_ten(abs(sw.crossing - 2 * d) / (2 * d), 1)
-        if sw.crossing != 2 * d else "0",
+        "w5_crossing_gap": fmt.power_of_ten(abs(sw.crossing - 2 * d) / (2 * d), 1) if sw.crossing != 2 * d else "0",
         "w5_grid_points": fmt.integer(len(sw.lengths)),
-        "w5_root_neg": fmt.integer(roots[0]), "w5_root_zero": fmt.integer(roots[1]),
+        "w5_root_neg": fmt.integer(roots[0]),
+        "w5_root_zero": fmt.integer(roots[1]),
         "w5_ffn_crossing": fmt.integer(6 * d),
-        "w5_gru": fmt.power_of_ten(w5.gru_flops(L, d)), "w5_lstm": fmt.power_of_ten(w5.lstm_flops(L, d)),
+        "w5_gru": fmt.power_of_ten(w5.gru_flops(L, d)),
+        "w5_lstm": fmt.power_of_ten(w5.lstm_flops(L, d)),
         "w5_gru_long": fmt.power_of_ten(w5.gru_flops(L_LONG, d)),
         "w5_lstm_long": fmt.power_of_ten(w5.lstm_flops(L_LONG, d)),
         "w5_ratio_gru": fmt.decimal(float(w5.ratio(L, d, "GRU"))),
@@ -128,9 +140,12 @@ def readout() -> WidgetClaims:
         "w5_decode_ratio_long": fmt.integer(int(decode_ratio_long)),
         "w5_generation_exact": fmt.integer(w5.generation_flops(L, d)),
         "w5_transformer_exact": fmt.integer(w5.transformer_flops(L, d)),
-        "w6_layers": fmt.integer(w5.LAYERS), "w6_bytes": fmt.integer(w5.BYTES),
-        "w6_state": fmt.si_bytes(state), "w6_state_exact": fmt.integer(state),
-        "w6_kv": fmt.si_bytes(w5.kv_cache_bytes(L, d)), "w6_kv_exact": fmt.integer(w5.kv_cache_bytes(L, d)),
+        "w6_layers": fmt.integer(w5.LAYERS),
+        "w6_bytes": fmt.integer(w5.BYTES),
+        "w6_state": fmt.si_bytes(state),
+        "w6_state_exact": fmt.integer(state),
+        "w6_kv": fmt.si_bytes(w5.kv_cache_bytes(L, d)),
+        "w6_kv_exact": fmt.integer(w5.kv_cache_bytes(L, d)),
         "w6_L_long": fmt.integer(L_LONG),
         "w6_kv_long": fmt.si_bytes(w5.kv_cache_bytes(L_LONG, d), 2),
         "w6_kv_long_gib": fmt.binary_bytes(w5.kv_cache_bytes(L_LONG, d)),
@@ -140,125 +155,218 @@ def readout() -> WidgetClaims:
         "w6_state_h": fmt.si_bytes(w5.recurrent_state_bytes(d, vectors=1)),
         "w6_tokens_for_state": fmt.integer(int(tokens_for_state)),
         "w6_13b_params": fmt.integer(w5.PUBLISHED_13B_PARAMS_BILLIONS),
-        "w6_13b_d": fmt.integer(cfg["d"]), "w6_13b_layers": fmt.integer(cfg["layers"]),
+        "w6_13b_d": fmt.integer(cfg["d"]),
+        "w6_13b_layers": fmt.integer(cfg["layers"]),
         "w6_13b_bytes": fmt.integer(cfg["bytes_per_number"]),
         "w6_13b_heads": fmt.integer(w5.PUBLISHED_13B_HEADS),
-        "w6_13b_token_exact": fmt.integer(token_13b), "w6_13b_token_kib": fmt.binary_bytes(token_13b),
+        "w6_13b_token_exact": fmt.integer(token_13b),
+        "w6_13b_token_kib": fmt.binary_bytes(token_13b),
         "w6_13b_context": fmt.integer(w5.PUBLISHED_13B_CONTEXT),
         "w6_13b_context_exact": fmt.integer(context_13b),
         "w6_13b_context_si": fmt.si_bytes(context_13b, 2),
         "w6_13b_context_gib": fmt.binary_bytes(context_13b, 2),
         "w6_gqa_groups": fmt.integer(GQA_GROUPS),
-        "w6_13b_gqa_exact": fmt.integer(gqa_13b), "w6_13b_gqa_kib": fmt.binary_bytes(gqa_13b),
-        "w6_13b_mqa_exact": fmt.integer(mqa_13b), "w6_13b_mqa_kib": fmt.binary_bytes(mqa_13b),
+        "w6_13b_gqa_exact": fmt.integer(gqa_13b),
+        "w6_13b_gqa_kib": fmt.binary_bytes(gqa_13b),
+        "w6_13b_mqa_exact": fmt.integer(mqa_13b),
+        "w6_13b_mqa_kib": fmt.binary_bytes(mqa_13b),
     }
     # the figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows
     crossing = fmt.decimal(sw.crossing, 0)
-    at_L = (f"es creuen a L = {crossing}, la línia vertical, on" if crossing == n["w5_L"]
-            else f"es creuen a L = {crossing}; a L = {n['w5_L']}, la línia vertical,")
+    at_L = (
+        f"es creuen a L = {crossing}, la línia vertical, on"
+        if crossing == n["w5_L"]
+        else f"es creuen a L = {crossing}; a L = {n['w5_L']}, la línia vertical,"
+    )
     n["w5_fig_cost_alt"] = (
         f"FLOP per capa segons la longitud L, de {fmt.integer(int(sw.lengths[0]))} a "
         f"{fmt.integer(int(sw.lengths[-1]))} tokens (escales logarítmiques): les projeccions, 8Ld², i "
         f"l’atenció, 4L²d, {at_L} el Transformer costa {n['w5_ratio']} vegades la RNN simple i "
-        f"{n['w5_ratio_lstm']} vegades la LSTM.")
-    tokens, kv = w5.memory_curve(d, L_LONG)   # the memory figure's points, up to L_LONG
+        f"{n['w5_ratio_lstm']} vegades la LSTM."
+    )
+    tokens, kv = w5.memory_curve(d, L_LONG)  # the memory figure's points, up to L_LONG
     n["w6_fig_memory_alt"] = (
         f"Bytes que cal guardar per generar, segons els tokens generats, {fmt.de(fmt.integer(int(tokens[0])))} "
         f"a {n['w6_L_long']} (escales logarítmiques): l’estat de la LSTM es queda en {n['w6_state']}, i la "
         f"KV-cache del Transformer creix {fmt.de(fmt.si_bytes(int(kv[0])))} a {n['w6_kv_long']}, "
-        f"{n['w6_kv_over_state']} vegades l’estat.")
+        f"{n['w6_kv_over_state']} vegades l’estat."
+    )
     claims = (
-        Claim("W5.1", "Capa del Transformer: quatre projeccions 8Ld², atenció 4L²d.", "exact",
-              "L = {w5_L}, d = {w5_d}: {w5_proj} i {w5_att} FLOP",
-              **judge(layer_costs, w5.projection_flops(L, d), w5.attention_flops(L, d), L, d)),
-        Claim("W5.2", "Es creuen a L = 2d; el widget ho troba també a l'escombrat.", "exact",
-              "àlgebra: L = {w5_crossing}; escombrat: {w5_crossing_sweep}",
-              **judge(crossing_at_twice_d, w5.component_crossing(d), sw.crossing, d)),
-        Claim("W5.3", "Cost total 4Ld² = 8Ld² + 4L²d: surt L = −d, no hi ha creuament (RNN simple).", "exact",
-              "arrels L = {w5_root_neg} i L = {w5_root_zero}; amb una LSTM (16Ld²) el mateix cost a "
-              "L = {w5_equal_lstm}, amb una GRU (12Ld²) a L = {w5_equal_gru}",
-              **judge(no_crossing_with_the_rnn, roots, w5.equal_cost_length(d), d)),
-        Claim("W5.4", "L = 2.048, d = 1.024: el Transformer costa 4,00 vegades la RNN.", "exact",
-              "{w5_ratio} (exactament 2 + L/d)", **judge(transformer_costs_four_rnns, ratio, n["w5_ratio"])),
-        Claim("W5.5", "El bescanvi és de paral·lelisme: «tres vegades més feina … una tercera part».",
-              "qualitative", "la ràtio és {w5_ratio}; 3 amb el terme d'atenció de Kaplan et al., 2L²d "
-              "({w5_ratio_kaplan}), o quan L = d ({w5_ratio_at_d}); en generar, el pas del token L costa "
-              "{w5_decode_ratio} vegades el de la RNN i tots dos van en sèrie",
-              **judge(three_times_only_as_kaplan_counts, ratio, w5.ratio_kaplan(L, d))),
-        Claim("W6.1", "La RNN manté 131,1 kB passi el que passi.", "exact",
-              "{w6_state} = {w6_state_exact} B ({w6_layers} capes, h i c d'una LSTM, fp32)",
-              **judge(state_reads_as_said, n["w6_state"])),
-        Claim("W6.2", "El Transformer arriba a 268,4 MB amb aquest context (KV-cache).", "exact",
-              "{w6_kv} = {w6_kv_exact} B a L = {w5_L}", **judge(kv_cache_reads_as_said, n["w6_kv"])),
-        Claim("W6.3", "Puja L a 131.072 i mira aquella xifra.", "exact",
-              "{w6_kv_long} ({w6_kv_long_gib}), {w6_kv_over_state} vegades l'estat de la RNN",
-              **judge(kv_cache_at_long_context, w5.kv_cache_bytes(L_LONG, d))),
+        Claim(
+            "W5.1",
+            "Capa del Transformer: quatre projeccions 8Ld², atenció 4L²d.",
+            "exact",
+            "L = {w5_L}, d = {w5_d}: {w5_proj} i {w5_att} FLOP",
+            **judge(layer_costs, w5.projection_flops(L, d), w5.attention_flops(L, d), L, d),
+        ),
+        Claim(
+            "W5.2",
+            "Es creuen a L = 2d; el widget ho troba també a l'escombrat.",
+            "exact",
+            "àlgebra: L = {w5_crossing}; escombrat: {w5_crossing_sweep}",
+            **judge(crossing_at_twice_d, w5.component_crossing(d), sw.crossing, d),
+        ),
+        Claim(
+            "W5.3",
+            "Cost total 4Ld² = 8Ld² + 4L²d: surt L = −d, no hi ha creuament (RNN simple).",
+            "exact",
+            "arrels L = {w5_root_neg} i L = {w5_root_zero}; amb una LSTM (16Ld²) el mateix cost a "
+            "L = {w5_equal_lstm}, amb una GRU (12Ld²) a L = {w5_equal_gru}",
+            **judge(no_crossing_with_the_rnn, roots, w5.equal_cost_length(d), d),
+        ),
+        Claim(
+            "W5.4",
+            "L = 2.048, d = 1.024: el Transformer costa 4,00 vegades la RNN.",
+            "exact",
+            "{w5_ratio} (exactament 2 + L/d)",
+            **judge(transformer_costs_four_rnns, ratio, n["w5_ratio"]),
+        ),
+        Claim(
+            "W5.5",
+            "El bescanvi és de paral·lelisme: «tres vegades més feina … una tercera part».",
+            "qualitative",
+            "la ràtio és {w5_ratio}; 3 amb el terme d'atenció de Kaplan et al., 2L²d "
+            "({w5_ratio_kaplan}), o quan L = d ({w5_ratio_at_d}); en generar, el pas del token L costa "
+            "{w5_decode_ratio} vegades el de la RNN i tots dos van en sèrie",
+            **judge(three_times_only_as_kaplan_counts, ratio, w5.ratio_kaplan(L, d)),
+        ),
+        Claim(
+            "W6.1",
+            "La RNN manté 131,1 kB passi el que passi.",
+            "exact",
+            "{w6_state} = {w6_state_exact} B ({w6_layers} capes, h i c d'una LSTM, fp32)",
+            **judge(state_reads_as_said, n["w6_state"]),
+        ),
+        Claim(
+            "W6.2",
+            "El Transformer arriba a 268,4 MB amb aquest context (KV-cache).",
+            "exact",
+            "{w6_kv} = {w6_kv_exact} B a L = {w5_L}",
+            **judge(kv_cache_reads_as_said, n["w6_kv"]),
+        ),
+        Claim(
+            "W6.3",
+            "Puja L a 131.072 i mira aquella xifra.",
+            "exact",
+            "{w6_kv_long} ({w6_kv_long_gib}), {w6_kv_over_state} vegades l'estat de la RNN",
+            **judge(kv_cache_at_long_context, w5.kv_cache_bytes(L_LONG, d)),
+        ),
     )
     corrections = (
-        Correction("W5.3", "surt $L = -d$, que no existeix.",
-                   "surt $L = -d$, que no existeix (l'altra arrel és $L = 0$, cap token).",
-                   "L'equació és 4d·L² + 4d²·L = 0: té dues arrels, L = {w5_root_neg} i L = {w5_root_zero}."),
-        Correction("W5.5", "fer tres vegades més feina en paral·lel guanya de llarg a fer-ne una tercera part",
-                   "fer {w5_ratio_words} vegades més feina en paral·lel guanya de llarg a fer-ne {w5_share_words}",
-                   "La ràtio calculada dues frases abans és {w5_ratio}. El 3 és la ràtio exacta si l'atenció "
-                   "es compta com Kaplan et al. (2020), 2L²d per seqüència ({w5_ratio_kaplan}); amb el recompte "
-                   "de la pàgina, 4L²d, només es dona a L = d ({w5_ratio_at_d})."),
-        Correction("W6.1", "manté 131,1kB passi", "manté {w6_state} passi",
-                   "Forma: el número i la unitat van separats per un espai (SI i CLDR); el valor es "
-                   "reprodueix exactament, {w6_state_exact} B.", change="typographic"),
-        Correction("W6.2", "arriba a 268,4MB amb", "arriba a {w6_kv} amb",
-                   "Forma, com a W6.1; el valor es reprodueix exactament, {w6_kv_exact} B.", change="typographic"),
+        Correction(
+            "W5.3",
+            "surt $L = -d$, que no existeix.",
+            "surt $L = -d$, que no existeix (l'altra arrel és $L = 0$, cap token).",
+            "L'equació és 4d·L² + 4d²·L = 0: té dues arrels, L = {w5_root_neg} i L = {w5_root_zero}.",
+        ),
+        Correction(
+            "W5.5",
+            "fer tres vegades més feina en paral·lel guanya de llarg a fer-ne una tercera part",
+            "fer {w5_ratio_words} vegades més feina en paral·lel guanya de llarg a fer-ne {w5_share_words}",
+            "La ràtio calculada dues frases abans és {w5_ratio}. El 3 és la ràtio exacta si l'atenció "
+            "es compta com Kaplan et al. (2020), 2L²d per seqüència ({w5_ratio_kaplan}); amb el recompte "
+            "de la pàgina, 4L²d, només es dona a L = d ({w5_ratio_at_d}).",
+        ),
+        Correction(
+            "W6.1",
+            "manté 131,1kB passi",
+            "manté {w6_state} passi",
+            "Forma: el número i la unitat van separats per un espai (SI i CLDR); el valor es "
+            "reprodueix exactament, {w6_state_exact} B.",
+            change="typographic",
+        ),
+        Correction(
+            "W6.2",
+            "arriba a 268,4MB amb",
+            "arriba a {w6_kv} amb",
+            "Forma, com a W6.1; el valor es reprodueix exactament, {w6_kv_exact} B.",
+            change="typographic",
+        ),
     )
-    readout = (["", "L = {w5_L}", "L = {w6_L_long}"],
-               [["projeccions, 8Ld² (FLOP)", "{w5_proj}", "{w5_proj_long}"],
-                ["atenció, 4L²d (FLOP)", "{w5_att}", "{w5_att_long}"],
-                ["Transformer (FLOP)", "{w5_transformer}", "{w5_transformer_long}"],
-                ["RNN simple, 4Ld² (FLOP)", "{w5_rnn}", "{w5_rnn_long}"],
-                ["GRU, 12Ld² (FLOP)", "{w5_gru}", "{w5_gru_long}"],
-                ["LSTM, 16Ld² (FLOP)", "{w5_lstm}", "{w5_lstm_long}"],
-                ["Transformer / RNN simple", "{w5_ratio}", "{w5_ratio_long}"],
-                ["Transformer / LSTM", "{w5_ratio_lstm}", "{w5_ratio_lstm_long}"],
-                ["memòria en inferència: estat de la LSTM (h i c)", "{w6_state}", "{w6_state}"],
-                ["memòria en inferència: KV-cache", "{w6_kv}", "{w6_kv_long}"]])
+    readout = (
+        ["", "L = {w5_L}", "L = {w6_L_long}"],
+        [
+            ["projeccions, 8Ld² (FLOP)", "{w5_proj}", "{w5_proj_long}"],
+            ["atenció, 4L²d (FLOP)", "{w5_att}", "{w5_att_long}"],
+            ["Transformer (FLOP)", "{w5_transformer}", "{w5_transformer_long}"],
+            ["RNN simple, 4Ld² (FLOP)", "{w5_rnn}", "{w5_rnn_long}"],
+            ["GRU, 12Ld² (FLOP)", "{w5_gru}", "{w5_gru_long}"],
+            ["LSTM, 16Ld² (FLOP)", "{w5_lstm}", "{w5_lstm_long}"],
+            ["Transformer / RNN simple", "{w5_ratio}", "{w5_ratio_long}"],
+            ["Transformer / LSTM", "{w5_ratio_lstm}", "{w5_ratio_lstm_long}"],
+            ["memòria en inferència: estat de la LSTM (h i c)", "{w6_state}", "{w6_state}"],
+            ["memòria en inferència: KV-cache", "{w6_kv}", "{w6_kv_long}"],
+        ],
+    )
     readout = ([h.format(**n) for h in readout[0]], readout[1])
-    return WidgetClaims("W5", "05-cost-i-memoria", n, claims, corrections, paragraphs=(11, 12, 13),
-                        tables={"readout": readout})
+    return WidgetClaims(
+        "W5", "05-cost-i-memoria", n, claims, corrections, paragraphs=(11, 12, 13), tables={"readout": readout}
+    )
 
 
 # --- widgets 5 and 6 --------------------------------------------------------------------------
 
-LABELS = {"transformer": "FLOP per capa, Transformer", "rnn": "FLOP per capa, RNN simple",
-          "lstm": "FLOP per capa, LSTM", "ratio": "Transformer / RNN simple", "ratio_lstm": "Transformer / LSTM",
-          "state": "memòria: estat de la LSTM (h i c)", "kv": "memòria: KV-cache"}
+LABELS = {
+    "transformer": "FLOP per capa, Transformer",
+    "rnn": "FLOP per capa, RNN simple",
+    "lstm": "FLOP per capa, LSTM",
+    "ratio": "Transformer / RNN simple",
+    "ratio_lstm": "Transformer / LSTM",
+    "state": "memòria: estat de la LSTM (h i c)",
+    "kv": "memòria: KV-cache",
+}
 
 
 def reading(L: int = w5.L, d: int = w5.D) -> dict[str, str]:
     """Widgets 5 and 6's readout at any length ``L`` (tokens) and width ``d``: the strings the
     widget shows (keys of :data:`LABELS`)."""
     kv = w5.kv_cache_bytes(L, d)
-    return {"transformer": fmt.power_of_ten(w5.transformer_flops(L, d)), "rnn": fmt.power_of_ten(w5.rnn_flops(L, d)),
-            "lstm": fmt.power_of_ten(w5.lstm_flops(L, d)), "ratio": fmt.decimal(float(w5.ratio(L, d))),
-            "ratio_lstm": fmt.decimal(float(w5.ratio(L, d, "LSTM"))),
-            "state": fmt.si_bytes(w5.recurrent_state_bytes(d)), "kv": fmt.si_bytes(kv, 2 if kv >= 1e10 else 1)}
+    return {
+        "transformer": fmt.power_of_ten(w5.transformer_flops(L, d)),
+        "rnn": fmt.power_of_ten(w5.rnn_flops(L, d)),
+        "lstm": fmt.power_of_ten(w5.lstm_flops(L, d)),
+        "ratio": fmt.decimal(float(w5.ratio(L, d))),
+        "ratio_lstm": fmt.decimal(float(w5.ratio(L, d, "LSTM"))),
+        "state": fmt.si_bytes(w5.recurrent_state_bytes(d)),
+        "kv": fmt.si_bytes(kv, 2 if kv >= 1e10 else 1),
+    }
 
 
 def controls() -> dict:
-    lengths = tuple(2**k for k in range(4, 18))   # 16 … 131.072
+    lengths = tuple(2**k for k in range(4, 18))  # 16 … 131.072
 
     def state(L, d):
         memory_L = np.array([2**k for k in range(0, 18)])
         return {
             "readout": reading(L, d),
-            "plot": {"kind": "lines", "xlog": True, "ylog": True, "xlabel": "tokens L", "ylabel": "bytes",
-                     "marker": {"x": L, "y": w5.kv_cache_bytes(L, d)},
-                     "series": [
-                         {"label": "KV-cache", "x": memory_L.tolist(),
-                          "y": [w5.kv_cache_bytes(int(n), d) for n in memory_L]},
-                         {"label": "estat de la LSTM (h i c)", "x": [1, int(memory_L[-1])],
-                          "y": [w5.recurrent_state_bytes(d)] * 2}]},
+            "plot": {
+                "kind": "lines",
+                "xlog": True,
+                "ylog": True,
+                "xlabel": "tokens L",
+                "ylabel": "bytes",
+                "marker": {"x": L, "y": w5.kv_cache_bytes(L, d)},
+                "series": [
+                    {
+                        "label": "KV-cache",
+                        "x": memory_L.tolist(),
+                        "y": [w5.kv_cache_bytes(int(n), d) for n in memory_L],
+                    },
+                    {
+                        "label": "estat de la LSTM (h i c)",
+                        "x": [1, int(memory_L[-1])],
+                        "y": [w5.recurrent_state_bytes(d)] * 2,
+                    },
+                ],
+            },
         }
 
-    return spec("w5", [
-        control("L", "L (tokens)", lengths, w5.L, fmt.integer),
-        control("d", "d (amplada)", (256, 512, 1024, 2048), w5.D, fmt.integer),
-    ], state, LABELS)
+    return spec(
+        "w5",
+        [
+            control("L", "L (tokens)", lengths, w5.L, fmt.integer),
+            control("d", "d (amplada)", (256, 512, 1024, 2048), w5.D, fmt.integer),
+        ],
+        state,
+        LABELS,
+    )

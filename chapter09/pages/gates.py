@@ -3,27 +3,25 @@
 from __future__ import annotations
 
 import math
-
-from functools import lru_cache
-
+from functools import cache
 
 from .. import fmt
 from .. import gates as w7
 from ..claim import Claim, Correction, WidgetClaims, judge
 from ..interactive import control, plot_values, spec
 
-__all__ = ["readout", "controls", "reading", "LABELS", "CHECKS"]
+__all__ = ["CHECKS", "LABELS", "controls", "reading", "readout"]
 
 # --- widget 7 ------------------------------------------------------------------------
 
-EXERCISE_TOP_K = 4    # exercise 1: top-4 of 16
+EXERCISE_TOP_K = 4  # exercise 1: top-4 of 16
 
 # --- the claims' checks: each judges the numbers of one sentence of the book ----------------
 
-SAME_FORM_TOL = 1e-15                  # SwiGLU reaches σ(a)⊙b to within this (fp64 rounding)
-FP64_ROUNDING = 2.0**-51               # "l'arrodoniment de fp64": a few units of 2⁻⁵³ at most
+SAME_FORM_TOL = 1e-15  # SwiGLU reaches σ(a)⊙b to within this (fp64 rounding)
+FP64_ROUNDING = 2.0**-51  # "l'arrodoniment de fp64": a few units of 2⁻⁵³ at most
 SWITCHED_OFF_SAID = "88" + fmt.NBSP + "%"  # "el router apaga el 88 % dels canals"
-TOPK_JUMP = 0.1                        # "la diferència salta": well above any rounding
+TOPK_JUMP = 0.1  # "la diferència salta": well above any rounding
 
 
 def same_form(lstm_bitwise: bool, moe_bitwise: bool, swiglu_gap: float) -> bool:
@@ -48,15 +46,19 @@ def router_switches_off(switched_off_text: str, topk_gap: float) -> bool:
 
 def swish_leaves_the_unit_interval(swish_range: tuple, sigmoid_range: tuple) -> bool:
     """W7.5: Swish(a) goes below 0 and above 1, where σ(a) stays strictly between them."""
-    return (swish_range[0] < 0 and swish_range[1] > 1
-            and 0 < sigmoid_range[0] and sigmoid_range[1] < 1)
+    return swish_range[0] < 0 and swish_range[1] > 1 and 0 < sigmoid_range[0] and sigmoid_range[1] < 1
 
 
-CHECKS = {"W7.1": same_form, "W7.2": same_bits, "W7.3": rounding_gap, "W7.4": router_switches_off,
-          "W7.5": swish_leaves_the_unit_interval}
+CHECKS = {
+    "W7.1": same_form,
+    "W7.2": same_bits,
+    "W7.3": rounding_gap,
+    "W7.4": router_switches_off,
+    "W7.5": swish_leaves_the_unit_interval,
+}
 
 
-@lru_cache(maxsize=None)
+@cache
 def readout() -> WidgetClaims:
     seed = 0
     g = w7.gates(seed=seed)
@@ -67,9 +69,12 @@ def readout() -> WidgetClaims:
     swish_argmin, swish_low = w7.swish_minimum()
     both = lambda xs: " i ".join(xs)  # noqa: E731
     n = {
-        "w7_seed": fmt.integer(seed), "w7_n_seeds": fmt.integer(rob.n_seeds),
-        "w7_channels": fmt.integer(g.channels), "w7_top_k": fmt.integer(g.top_k),
-        "w7_lstm_gap": fmt.decimal(g.lstm_gap, 1), "w7_moe_gap": fmt.decimal(g.moe_gap, 1),
+        "w7_seed": fmt.integer(seed),
+        "w7_n_seeds": fmt.integer(rob.n_seeds),
+        "w7_channels": fmt.integer(g.channels),
+        "w7_top_k": fmt.integer(g.top_k),
+        "w7_lstm_gap": fmt.decimal(g.lstm_gap, 1),
+        "w7_moe_gap": fmt.decimal(g.moe_gap, 1),
         "w7_swiglu_gap": fmt.power_of_ten(g.swiglu_gap),
         "w7_swiglu_gap_order": "10" + str(math.floor(math.log10(g.swiglu_gap))).translate(fmt.SUPERSCRIPT),
         "w7_unit_roundoff": fmt.power_of_ten(2.0**-53),
@@ -79,18 +84,23 @@ def readout() -> WidgetClaims:
         "w7_gap_smaller_share": fmt.share(sum(v for k, v in gaps.items() if k < 2.0**-53)),
         "w7_gap_larger_share": fmt.share(sum(v for k, v in gaps.items() if k > 2.0**-52)),
         "w7_gap_max": fmt.power_of_ten(max(gaps)),
-        "w7_switched_off": fmt.percent(g.switched_off, 0), "w7_switched_off_exact": fmt.percent(g.switched_off, 1),
+        "w7_switched_off": fmt.percent(g.switched_off, 0),
+        "w7_switched_off_exact": fmt.percent(g.switched_off, 1),
         "w7_topk_gap": fmt.decimal(g.topk_gap, 3),
         "w7_topk_median": fmt.decimal(rob.topk_gap_median, 2),
-        "w7_topk_min": fmt.decimal(rob.topk_gap_range[0], 2), "w7_topk_max": fmt.decimal(rob.topk_gap_range[1], 2),
-        "w7_swish_min": fmt.decimal(rob.swish_range[0], 2), "w7_swish_max": fmt.decimal(rob.swish_range[1], 2),
+        "w7_topk_min": fmt.decimal(rob.topk_gap_range[0], 2),
+        "w7_topk_max": fmt.decimal(rob.topk_gap_range[1], 2),
+        "w7_swish_min": fmt.decimal(rob.swish_range[0], 2),
+        "w7_swish_max": fmt.decimal(rob.swish_range[1], 2),
         "w7_sigmoid_min": fmt.decimal(rob.sigmoid_range[0], 2),
         "w7_sigmoid_max": fmt.decimal(rob.sigmoid_range[1], 2),
         "w7_same_experts_share": fmt.share(rob.same_experts),
-        "w7_ex_top_k": fmt.integer(g_ex.top_k), "w7_ex_off": fmt.percent(g_ex.switched_off, 0),
+        "w7_ex_top_k": fmt.integer(g_ex.top_k),
+        "w7_ex_off": fmt.percent(g_ex.switched_off, 0),
         "w7_ex_off_count": fmt.integer(g_ex.channels - g_ex.top_k),
         "w7_ex_gap": fmt.decimal(g_ex.topk_gap, 3),
-        "w7_swish_argmin": fmt.decimal(swish_argmin, 3), "w7_swish_low": fmt.decimal(swish_low, 3),
+        "w7_swish_argmin": fmt.decimal(swish_argmin, 3),
+        "w7_swish_low": fmt.decimal(swish_low, 3),
         "w7_router_channels": both(fmt.integer(int(j) + 1) for j in kept),
         "w7_router_gates": both(fmt.decimal(x) for x in gate_weights),
         "w7_router_gates_sum": fmt.decimal(float(gate_weights.sum())),
@@ -98,63 +108,101 @@ def readout() -> WidgetClaims:
         "w7_router_softmax_sum": fmt.decimal(float(softmax_weights.sum())),
     }
     # the figure's text alternative (its ``:alt:``): what is drawn, its range, what it shows
-    reference = w7.reference(g.a, g.b)   # the figure's bars of σ(a)⊙b
+    reference = w7.reference(g.a, g.b)  # the figure's bars of σ(a)⊙b
     n["w7_fig_gates_alt"] = (
         f"Sortida de cadascun dels {n['w7_channels']} canals, entre {fmt.decimal(float(reference.min()))} i "
         f"{fmt.decimal(float(reference.max()))}: la referència σ(a)⊙b dona un valor a cada canal; el "
         f"router top-{n['w7_top_k']} només calcula els canals {n['w7_router_channels']} i apaga "
         f"{fmt.el(n['w7_switched_off_exact'])} restant, i la diferència màxima amb la referència és "
-        f"{n['w7_topk_gap']}.")
+        f"{n['w7_topk_gap']}."
+    )
     claims = (
-        Claim("W7.1", "LSTM, MoE i SwiGLU tenen la mateixa forma σ(a)⊙b.", "method",
-              "amb els paràmetres igualats, les tres arriben a σ(a)⊙b",
-              **judge(same_form, g.lstm_bitwise, g.moe_bitwise, g.swiglu_gap)),
-        Claim("W7.2", "L'LSTM i el MoE donen zero exacte: els mateixos bits.", "exact",
-              "{w7_lstm_gap} i {w7_moe_gap}", **judge(same_bits, g.lstm_gap, g.moe_gap),
-              robustness="bit a bit en {w7_bitwise_share__el}"),
-        Claim("W7.3", "SwiGLU se'n separa per 1,11·10⁻¹⁶, l'arrodoniment de fp64.", "draw",
-              "{w7_swiglu_gap}",
-              **judge(rounding_gap, g.swiglu_gap),
-              robustness="2⁻⁵³ en {w7_gap_53_share__el}, 2⁻⁵² en {w7_gap_52_share__el}, menys en "
-                         "{w7_gap_smaller_share__el}, més en {w7_gap_larger_share__el} (com a molt {w7_gap_max})"),
-        Claim("W7.4", "Top-k 2 de 16: el router apaga el 88 % dels canals i la diferència salta a 0,804.",
-              "draw", "{w7_switched_off_exact} → {w7_switched_off}; diferència {w7_topk_gap}",
-              **judge(router_switches_off, n["w7_switched_off"], g.topk_gap),
-              robustness="mediana {w7_topk_median}, {w7_topk_min__de} a {w7_topk_max}"),
-        Claim("W7.5", "SwiGLU lliga l'argument de la sigmoide amb el senyal (la mateixa x); l'LSTM els té "
-              "independents.", "qualitative",
-              "Swish(a) {w7_swish_min__de} a {w7_swish_max}; σ(a) {w7_sigmoid_min__de} a {w7_sigmoid_max}",
-              **judge(swish_leaves_the_unit_interval, rob.swish_range, rob.sigmoid_range)),
+        Claim(
+            "W7.1",
+            "LSTM, MoE i SwiGLU tenen la mateixa forma σ(a)⊙b.",
+            "method",
+            "amb els paràmetres igualats, les tres arriben a σ(a)⊙b",
+            **judge(same_form, g.lstm_bitwise, g.moe_bitwise, g.swiglu_gap),
+        ),
+        Claim(
+            "W7.2",
+            "L'LSTM i el MoE donen zero exacte: els mateixos bits.",
+            "exact",
+            "{w7_lstm_gap} i {w7_moe_gap}",
+            **judge(same_bits, g.lstm_gap, g.moe_gap),
+            robustness="bit a bit en {w7_bitwise_share__el}",
+        ),
+        Claim(
+            "W7.3",
+            "SwiGLU se'n separa per 1,11·10⁻¹⁶, l'arrodoniment de fp64.",
+            "draw",
+            "{w7_swiglu_gap}",
+            **judge(rounding_gap, g.swiglu_gap),
+            robustness="2⁻⁵³ en {w7_gap_53_share__el}, 2⁻⁵² en {w7_gap_52_share__el}, menys en "
+            "{w7_gap_smaller_share__el}, més en {w7_gap_larger_share__el} (com a molt {w7_gap_max})",
+        ),
+        Claim(
+            "W7.4",
+            "Top-k 2 de 16: el router apaga el 88 % dels canals i la diferència salta a 0,804.",
+            "draw",
+            "{w7_switched_off_exact} → {w7_switched_off}; diferència {w7_topk_gap}",
+            **judge(router_switches_off, n["w7_switched_off"], g.topk_gap),
+            robustness="mediana {w7_topk_median}, {w7_topk_min__de} a {w7_topk_max}",
+        ),
+        Claim(
+            "W7.5",
+            "SwiGLU lliga l'argument de la sigmoide amb el senyal (la mateixa x); l'LSTM els té independents.",
+            "qualitative",
+            "Swish(a) {w7_swish_min__de} a {w7_swish_max}; σ(a) {w7_sigmoid_min__de} a {w7_sigmoid_max}",
+            **judge(swish_leaves_the_unit_interval, rob.swish_range, rob.sigmoid_range),
+        ),
     )
     corrections = (
-        Correction("W7.4", "la diferència salta a 0,804", "la diferència salta a {w7_topk_gap}",
-                   "Depèn dels valors a i b que surtin: amb la llavor de la pàgina és {w7_topk_gap}; en "
-                   "{w7_n_seeds} llavors, {w7_topk_min__de} a {w7_topk_max} (mediana {w7_topk_median}).",
-                   change="redraw"),
-        Correction("W7.5", "—les dues surten de la mateixa $x$— mentre que l'LSTM les té independents.",
-                   "—$\\mathrm{{Swish}}(a) = a\\,\\sigma(a)$, una porta que ja no queda entre 0 i 1—, "
-                   "mentre que a l'LSTM la sigmoide només modula un senyal que ve per una altra branca.",
-                   "A l'LSTM, $i_t$ i $g_t$ també surten de la mateixa entrada $[\\mathbf{{x}}_t, \\mathbf{{h}}_{{t-1}}]$ amb pesos "
-                   "diferents, com a i b a SwiGLU: no és això el que les distingeix. El que canvia és la "
-                   "porta: Swish(a) va {w7_swish_min__de} a {w7_swish_max}, σ(a) {w7_sigmoid_min__de} a "
-                   "{w7_sigmoid_max}."),
+        Correction(
+            "W7.4",
+            "la diferència salta a 0,804",
+            "la diferència salta a {w7_topk_gap}",
+            "Depèn dels valors a i b que surtin: amb la llavor de la pàgina és {w7_topk_gap}; en "
+            "{w7_n_seeds} llavors, {w7_topk_min__de} a {w7_topk_max} (mediana {w7_topk_median}).",
+            change="redraw",
+        ),
+        Correction(
+            "W7.5",
+            "—les dues surten de la mateixa $x$— mentre que l'LSTM les té independents.",
+            "—$\\mathrm{{Swish}}(a) = a\\,\\sigma(a)$, una porta que ja no queda entre 0 i 1—, "
+            "mentre que a l'LSTM la sigmoide només modula un senyal que ve per una altra branca.",
+            "A l'LSTM, $i_t$ i $g_t$ també surten de la mateixa entrada "
+            "$[\\mathbf{{x}}_t, \\mathbf{{h}}_{{t-1}}]$ amb pesos "
+            "diferents, com a i b a SwiGLU: no és això el que les distingeix. El que canvia és la "
+            "porta: Swish(a) va {w7_swish_min__de} a {w7_swish_max}, σ(a) {w7_sigmoid_min__de} a "
+            "{w7_sigmoid_max}.",
+        ),
     )
     return WidgetClaims("W7", "07-portes", n, claims, corrections, paragraphs=(14, 15, 16))
 
 
 # --- widget 7 ---------------------------------------------------------------------------------
 
-LABELS = {"off": "canals apagats", "off_exact": "canals apagats (exacte)", "gap": "diferència amb la porta",
-          "lstm": "diferència LSTM", "swiglu": "diferència SwiGLU"}
+LABELS = {
+    "off": "canals apagats",
+    "off_exact": "canals apagats (exacte)",
+    "gap": "diferència amb la porta",
+    "lstm": "diferència LSTM",
+    "swiglu": "diferència SwiGLU",
+}
 
 
 def reading(top_k: int = w7.CHANNELS) -> dict[str, str]:
     """Widget 7's readout with the router keeping ``top_k`` of the channels (the page's seed):
     the strings the widget shows (keys of :data:`LABELS`)."""
     g = w7.gates(seed=0, top_k=top_k)
-    return {"off": fmt.percent(g.switched_off, 0), "off_exact": fmt.percent(g.switched_off, 1),
-            "gap": fmt.decimal(g.topk_gap, 3), "lstm": fmt.decimal(g.lstm_gap, 1),
-            "swiglu": fmt.power_of_ten(g.swiglu_gap)}
+    return {
+        "off": fmt.percent(g.switched_off, 0),
+        "off_exact": fmt.percent(g.switched_off, 1),
+        "gap": fmt.decimal(g.topk_gap, 3),
+        "lstm": fmt.decimal(g.lstm_gap, 1),
+        "swiglu": fmt.power_of_ten(g.swiglu_gap),
+    }
 
 
 def controls() -> dict:
@@ -162,12 +210,23 @@ def controls() -> dict:
         g = w7.gates(seed=0, top_k=top_k)
         return {
             "readout": reading(top_k),
-            "plot": {"kind": "bars", "xlabel": "canal", "ylabel": "sortida",
-                     "labels": [str(j + 1) for j in range(g.channels)],
-                     "series": [{"label": "σ(a)⊙b", "y": plot_values(w7.reference(g.a, g.b))},
-                                {"label": f"router top-{top_k}", "y": plot_values(w7.moe(g.a, g.b, top_k))}]},
+            "plot": {
+                "kind": "bars",
+                "xlabel": "canal",
+                "ylabel": "sortida",
+                "labels": [str(j + 1) for j in range(g.channels)],
+                "series": [
+                    {"label": "σ(a)⊙b", "y": plot_values(w7.reference(g.a, g.b))},
+                    {"label": f"router top-{top_k}", "y": plot_values(w7.moe(g.a, g.b, top_k))},
+                ],
+            },
         }
 
-    return spec("w7", [
-        control("top_k", "top-k", tuple(range(1, w7.CHANNELS + 1)), w7.CHANNELS, fmt.integer),
-    ], state, LABELS)
+    return spec(
+        "w7",
+        [
+            control("top_k", "top-k", tuple(range(1, w7.CHANNELS + 1)), w7.CHANNELS, fmt.integer),
+        ],
+        state,
+        LABELS,
+    )
