@@ -9,6 +9,7 @@ names the page, the line and the fence.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from sphinx.util import logging
@@ -18,6 +19,11 @@ OPAQUE = {"code-cell", "math"}  # directives whose content is not MyST
 
 
 def parser(extensions):
+    return _parser(tuple(sorted(extensions)))
+
+
+@functools.lru_cache(maxsize=4)
+def _parser(extensions: tuple[str, ...]):
     from markdown_it.renderer import RendererHTML
     from myst_parser.config.main import MdParserConfig
     from myst_parser.parsers.mdit import create_md_parser
@@ -55,7 +61,12 @@ def message(line: int, opening: str) -> str:
 
 def unclosed_message(app, text: str) -> str | None:
     """What :func:`unclosed` finds in a page, in one message (None: every fence closes)."""
-    found = unclosed(text, parser(app.config.myst_enable_extensions))
+    return _unclosed_message(text, tuple(sorted(app.config.myst_enable_extensions)))
+
+
+@functools.lru_cache(maxsize=64)  # a build asks up to three times per page (see exec_keys.read_keyed)
+def _unclosed_message(text: str, extensions: tuple[str, ...]) -> str | None:
+    found = unclosed(text, parser(extensions))
     return "; ".join(message(line, opening) for line, opening in found) or None
 
 

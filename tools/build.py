@@ -72,6 +72,7 @@ def run(
     builder: str = "html",
     strict: bool = True,
     quiet: bool = False,
+    jobs: int | str | None = None,
     **kwargs,
 ) -> subprocess.CompletedProcess:
     """Run :func:`command` with the execution cache ``cache`` (``CHAPTER09_CACHE``), output captured
@@ -81,7 +82,7 @@ def run(
         env["CHAPTER09_CACHE"] = str(cache)
     kwargs.setdefault("capture_output", True)
     return subprocess.run(
-        command(repo, out, *extra, builder=builder, strict=strict, quiet=quiet), env=env, text=True, **kwargs
+        command(repo, out, *extra, builder=builder, strict=strict, quiet=quiet, jobs=jobs), env=env, text=True, **kwargs
     )
 
 
