@@ -18,7 +18,9 @@ PAGE = "04-atencio"
 
 
 def build(repo, **env) -> tuple[int, str]:
-    result = build_tool.run(repo, None, "-N", cache=repo / "cache", env=dict(os.environ, **env), timeout=600)
+    """Build the copy into its own cache, unless ``env`` names one (CHAPTER09_CACHE="" is a case here)."""
+    env = {"CHAPTER09_CACHE": str(repo / "cache"), **env}
+    result = build_tool.run(repo, None, "-N", env=dict(os.environ, **env), timeout=600)
     return result.returncode, result.stdout + result.stderr
 
 
