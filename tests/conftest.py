@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +30,18 @@ import quick_build  # noqa: E402
 def small_copy(path: Path, pages: tuple[str, ...]) -> Path:
     """A copy whose book has only ``pages``, with ``tests/fault_ext.py`` loaded: seconds to build."""
     return quick_build.small_copy(path, pages, (ROOT / "tests" / "fault_ext.py",))
+
+
+def build_wheel(tmp: Path) -> Path:
+    """The project's wheel, built from a copy of the sources in ``tmp`` (setuptools writes build/
+    beside the sources: not in the checkout)."""
+    source = tmp / "source"
+    shutil.copytree(ROOT / "chapter09", source / "chapter09", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, source / name)
+    command = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp / "dist")]
+    subprocess.run([*command, str(source)], check=True, capture_output=True, timeout=300)
+    return next((tmp / "dist").glob("chapter09-*.whl"))
 
 
 def build_book(out: Path, cache: Path) -> subprocess.CompletedProcess:

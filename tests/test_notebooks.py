@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 
@@ -16,7 +15,7 @@ from nbclient import NotebookClient
 
 from chapter09 import claims
 
-from conftest import ROOT
+from conftest import build_wheel
 
 pytestmark = pytest.mark.book
 REGISTRY = claims.registry()
@@ -28,28 +27,7 @@ def fresh_kernel(tmp_path_factory):
     """A Jupyter kernel in a new virtual environment holding the project's wheel and what it
     depends on (from the package registry), plus ipykernel to run it, and nothing else."""
     tmp = tmp_path_factory.mktemp("fresh")
-    source = tmp / "source"  # setuptools writes build/ beside the sources: not in the checkout
-    shutil.copytree(ROOT / "chapter09", source / "chapter09", ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy2(ROOT / name, source / name)
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "-q",
-            "--no-deps",
-            "--no-build-isolation",
-            "-w",
-            str(tmp / "dist"),
-            str(source),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-    wheel = next((tmp / "dist").glob("chapter09-*.whl"))
+    wheel = build_wheel(tmp)
     subprocess.run([sys.executable, "-m", "venv", str(tmp / "venv")], check=True, timeout=300)
     python = tmp / "venv" / "bin" / "python"
     print(f"installing the wheel and ipykernel into a fresh environment ({tmp / 'venv'})")

@@ -1,37 +1,15 @@
 """The package installs as a wheel, every subpackage included, outside the checkout."""
 
-import shutil
 import subprocess
 import sys
 import sysconfig
 import zipfile
 
-from conftest import ROOT
+from conftest import ROOT, build_wheel
 
 
 def test_the_wheel_carries_every_subpackage_and_imports_outside_the_checkout(tmp_path):
-    source = tmp_path / "source"  # setuptools writes build/ beside the sources: not in the checkout
-    shutil.copytree(ROOT / "chapter09", source / "chapter09", ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy2(ROOT / name, source / name)
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "-q",
-            "--no-deps",
-            "--no-build-isolation",
-            "-w",
-            str(tmp_path / "dist"),
-            str(source),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-    wheel = next((tmp_path / "dist").glob("chapter09-*.whl"))
+    wheel = build_wheel(tmp_path)
     names = zipfile.ZipFile(wheel).namelist()
     modules = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "chapter09").rglob("*.py"))
     assert [m for m in modules if m not in names] == []
