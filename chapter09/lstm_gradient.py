@@ -219,7 +219,7 @@ def forward(
     ----------
     w : LSTMWeights
         The weights, as :func:`draw_weights` or :func:`stack_weights` give them.
-    x : array_like of float, shape (..., T, m), finite
+    x : array_like of float, shape (..., T, m), finite; networks·T·(d² + 256) ≤ WORK_LIMIT
         The inputs x_1 … x_T (m columns, as W's matrices have; m = d in the widget).
     forget : float, 0.0 (excluded) … 1.0
         The forget gate's value f (gated: its bias is ``logit f``; pinned: ``f_t = f``).
@@ -243,6 +243,7 @@ def forward(
     if x.shape[-1] != m:
         raise ValueError(f"x must have {m} columns, got shape {x.shape}")
     batch = _shapes_agree("w and x", lambda: np.broadcast_shapes(x.shape[:-2], w.W["i"].shape[:-2]))
+    _work_fits("w and x", int(np.prod(batch)), d, T)
     c, h = np.zeros(batch + (T + 1, d)), np.zeros(batch + (T + 1, d))
     for name, start, into in (("c0", c0, c), ("h0", h0, h)):
         if start is not None:
@@ -325,6 +326,7 @@ def _trace(tr: Trace, d: int) -> None:
             f"tr must hold gates of shape (..., T, {d}) and states of shape (..., T+1, {d}), "
             f"got {gates[0].shape} and {states[0].shape}"
         )
+    _work_fits("tr", int(np.prod(gates[0].shape[:-2])), d, T)
 
 
 def _backprop(w: LSTMWeights, tr: Trace, u: np.ndarray, pinned: bool):
@@ -428,6 +430,10 @@ def simulate(
 def _fits(names: str, networks: int, d, T) -> None:
     """Refuse a batch that would take more than a few seconds (``WORK_LIMIT``) or too much memory."""
     d, T = _check.integer("d", d, 1, 512), _check.integer("T", T, 2, 10_000)
+    _work_fits(names, networks, d, T)
+
+
+def _work_fits(names: str, networks: int, d: int, T: int) -> None:
     _check.size(names, networks * T * (d * d + 256), WORK_LIMIT, "networks·T·(d² + 256)")
     _check.size(names, networks * T * d, MEMORY_LIMIT, "networks·T·d")
 

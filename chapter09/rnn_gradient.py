@@ -141,7 +141,7 @@ def spectral_norm(A: np.ndarray):
 
     Parameters
     ----------
-    A : array_like of float, shape (..., n, n), non-empty, finite
+    A : array_like of float, shape (..., n, n), non-empty, finite; matrices·n³ ≤ 10·WORK_LIMIT (a few seconds)
         A square matrix, or a stack of them.
 
     Returns
@@ -155,6 +155,7 @@ def spectral_norm(A: np.ndarray):
     A = _check._real_array("A", A)
     if A.ndim < 2 or A.shape[-1] != A.shape[-2] or A.size == 0 or not np.all(np.isfinite(A)):
         raise ValueError(f"A must be a non-empty finite square matrix (or a stack of them), got shape {A.shape}")
+    _matrices_fit("A", A)
     try:
         with np.errstate(over="ignore", invalid="ignore"):
             norm = np.linalg.norm(A, ord=2, axis=(-2, -1))
@@ -278,6 +279,13 @@ def _networks_fit(names: str, networks: int, T: int, d: int) -> None:
     _check.size(names, networks * T * d, MEMORY_LIMIT, "networks·T·d")
 
 
+def _matrices_fit(name: str, A: np.ndarray, products: int = 1) -> None:
+    """Refuse a stack of n×n matrices that would take more than a few seconds: ``products``
+    matrix products (or decompositions) of each, n³ each."""
+    stack, n = int(np.prod(A.shape[:-2])), A.shape[-1]
+    _check.size(name, products * stack * n**3, WORK_LIMIT * 10, "products·matrices·n³")
+
+
 # --- factor 1: the spectral radius ----------------------------------------------
 
 
@@ -292,7 +300,7 @@ def gelfand_radius(A: np.ndarray, squarings: int = GELFAND_SQUARINGS):
 
     Parameters
     ----------
-    A : array_like of float, shape (..., n, n), non-empty, finite
+    A : array_like of float, shape (..., n, n), non-empty, finite; squarings·matrices·n³ ≤ 10·WORK_LIMIT
         A square matrix, or a stack of them.
     squarings : int, 1 … 60
         The exponent is ``k = 2^squarings``.
@@ -313,6 +321,7 @@ def gelfand_radius(A: np.ndarray, squarings: int = GELFAND_SQUARINGS):
     if not np.all(np.isfinite(A)):
         raise ValueError("A must have finite entries, got NaN or inf")
     squarings = _check.integer("squarings", squarings, 1, 60)
+    _matrices_fit("A", A, squarings)
     zero = np.zeros(A.shape[:-2], dtype=bool)  # A^k = 0: the radius is 0 (nilpotent, or A = 0)
 
     def normalise(M):
@@ -338,7 +347,7 @@ def eigen_radius(A: np.ndarray) -> float:
 
     Parameters
     ----------
-    A : array_like of float, shape (n, n), finite
+    A : array_like of float, shape (n, n), finite, n³ ≤ 10·WORK_LIMIT
         One square matrix.
 
     Returns
@@ -349,6 +358,7 @@ def eigen_radius(A: np.ndarray) -> float:
     A = _check.array("A", A, ndim=2)
     if A.shape[0] != A.shape[1]:
         raise ValueError(f"A must be a square matrix, got shape {A.shape}")
+    _matrices_fit("A", A)
     try:
         with np.errstate(over="ignore", invalid="ignore"):
             radius = float(np.max(np.abs(np.linalg.eigvals(A))))
@@ -402,7 +412,7 @@ def forward(W_hh: np.ndarray, W_xh: np.ndarray, x: np.ndarray) -> np.ndarray:
         Recurrent weights.
     W_xh : array_like of float, shape (..., d, m), finite
         Input weights (m = d in the widget).
-    x : array_like of float, shape (..., T, m), finite
+    x : array_like of float, shape (..., T, m), finite; networks·T·(d² + 256) ≤ WORK_LIMIT
         The inputs x_1 … x_T.
 
     Returns
@@ -415,6 +425,7 @@ def forward(W_hh: np.ndarray, W_xh: np.ndarray, x: np.ndarray) -> np.ndarray:
     if W_hh.shape[-1] != W_hh.shape[-2] or W_xh.shape[-2] != W_hh.shape[-1] or W_xh.shape[-1] != x.shape[-1]:
         raise ValueError(f"W_hh, W_xh and x must chain, got shapes W_hh {W_hh.shape}, W_xh {W_xh.shape}, x {x.shape}")
     batch = _batch("W_hh, W_xh and x", W_hh.shape[:-2], W_xh.shape[:-2], x.shape[:-2])
+    _networks_fit("W_hh, W_xh and x", int(np.prod(batch)), x.shape[-2], max(W_hh.shape[-1], x.shape[-1]))
     h = np.zeros(batch + (W_hh.shape[-1],))
     a = np.empty(batch + x.shape[-2:])
     with np.errstate(over="ignore", invalid="ignore"):
@@ -447,7 +458,7 @@ def backprop(W_hh: np.ndarray, a: np.ndarray, u: np.ndarray) -> tuple[np.ndarray
     ----------
     W_hh : array_like of float, shape (..., d, d), finite
         Recurrent weights.
-    a : array_like of float, shape (..., T, d), finite
+    a : array_like of float, shape (..., T, d), finite; networks·T·(d² + 256) ≤ WORK_LIMIT
         Pre-activations, as :func:`forward` returns them.
     u : array_like of float, shape (..., d), finite
         The loss direction (``L = u·h_T``; of any length, unit in the widget).
@@ -465,6 +476,7 @@ def backprop(W_hh: np.ndarray, a: np.ndarray, u: np.ndarray) -> tuple[np.ndarray
         raise ValueError(f"W_hh must be square, got shape {W_hh.shape}")
     batch = _batch("W_hh, a and u", W_hh.shape[:-2], a.shape[:-2], u.shape[:-1])
     T = a.shape[-2]
+    _networks_fit("W_hh, a and u", int(np.prod(batch)), T, u.shape[-1])
     g = np.broadcast_to(u, batch + u.shape[-1:]).astype(np.float64)
     directions = np.empty((*batch, T + 1, u.shape[-1]))
     log_norms = np.zeros((*batch, T + 1))

@@ -691,3 +691,20 @@ def test_the_known_failures_are_fixed(call):
         assert re.match(r"^(pinned|a|x|scores) must", str(error)), error
     else:
         assert not list(non_finite(result))
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: w1.gelfand_radius(np.eye(2000)), "A"),  # 40 squarings of 2000³: minutes
+        (lambda: w1.spectral_norm(np.eye(3000)), "A"),
+        (lambda: w1.eigen_radius(np.eye(3000)), "A"),
+        (lambda: w1.forward(np.eye(512), np.eye(512), np.zeros((20_000, 512))), "W_hh, W_xh and x"),
+        (lambda: w2.forward(w2.draw_weights(d=512, seed=0), np.zeros((20_000, 512)), 0.9, False), "w and x"),
+    ],
+    ids=["gelfand", "spectral_norm", "eigen_radius", "rnn_forward", "lstm_forward"],
+)
+def test_work_of_more_than_a_few_seconds_is_refused_with_its_limit(call, name):
+    """Arrays passed in directly meet the same bound as the sizes the widgets choose."""
+    with pytest.raises(ValueError, match=rf"^{re.escape(name)} must keep .* at most [\d,]+ \(a few seconds of work\)"):
+        call()
