@@ -17,8 +17,10 @@ from __future__ import annotations
 import asyncio
 import atexit
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -51,6 +53,7 @@ class KernelPool:
         self.kernels = []
         self.size = size
         self.watchdog = None
+        self.sockets: Path | None = None
         self.environment: dict[str, str] = {}
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="shared-kernels", daemon=True)
@@ -59,9 +62,13 @@ class KernelPool:
         """Start the kernels (in the background); :meth:`close` stops them whatever happens after."""
         remove_orphan_connection_files(self.runtime)
         self.runtime.mkdir(parents=True, exist_ok=True)
+        # The kernels talk over Unix sockets, not TCP ports: nothing listens on the network (and
+        # ipykernel has no warning to print about it).  A socket's path must stay under ~100
+        # characters, so they live in a short folder of their own, named by the build's pid.
+        self.sockets = Path(tempfile.mkdtemp(prefix=f"{SOCKETS}{os.getpid()}-"))
         # killed while a kernel starts, the build cannot remove what that kernel has not read yet
         self.watchdog = subprocess.Popen(
-            [sys.executable, "-c", WATCHDOG, str(os.getpid()), str(self.runtime)],
+            [sys.executable, "-c", WATCHDOG, str(os.getpid()), str(self.runtime), str(self.sockets)],
             start_new_session=True,
             stdin=subprocess.DEVNULL,
         )
@@ -74,8 +81,13 @@ class KernelPool:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop)
 
     async def _start(self, index: int):
+        sockets = str(self.sockets / f"k{index}")
+        # a socket's path has room for about 100 characters: a temporary folder too deep keeps TCP
+        ipc = len(sockets) + 8 < 100
         km = AsyncKernelManager(
-            kernel_name=KERNEL, connection_file=str(self.runtime / f"kernel-{os.getpid()}-{index}.json")
+            kernel_name=KERNEL,
+            connection_file=str(self.runtime / f"kernel-{os.getpid()}-{index}.json"),
+            **({"transport": "ipc", "ip": sockets} if ipc else {}),
         )
         self.managers.append(km)
         await km.start_kernel(cwd=self.cwd)
@@ -157,35 +169,48 @@ class KernelPool:
             self.watchdog.kill()
             self.watchdog.wait()
             self.watchdog = None
-        if not self.thread.is_alive():
-            return
         try:
-            self._submit(stop_all()).result(timeout=20)
+            if self.thread.is_alive():
+                try:
+                    self._submit(stop_all()).result(timeout=20)
+                finally:
+                    self.loop.call_soon_threadsafe(self.loop.stop)
+                    self.thread.join(timeout=10)
         finally:
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self.thread.join(timeout=10)
+            if self.sockets is not None:
+                shutil.rmtree(self.sockets, ignore_errors=True)
 
+
+SOCKETS = "ch09-kernels-"  # the sockets' folder: tempfile's folder / ch09-kernels-<pid>-<random>
 
 # Run beside the build: once the build is gone (its child is handed to another parent), the
-# connection files it left (named by its pid) go too.  The pool kills it when it closes.
+# connection files and the sockets it left (named by its pid) go too.  The pool kills it when it closes.
 WATCHDOG = """
-import os, sys, time
-parent, folder = int(sys.argv[1]), sys.argv[2]
+import os, shutil, sys, time
+parent, folder, sockets = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 while os.getppid() == parent:
     time.sleep(0.2)
 for name in os.listdir(folder):
     if name.startswith(f"kernel-{parent}-"):
         os.remove(os.path.join(folder, name))
+shutil.rmtree(sockets, ignore_errors=True)
 """
 
 
 def remove_orphan_connection_files(folder: Path) -> None:
-    """Connection files of a build that was killed while its kernels started (named by its pid)."""
-    for path in folder.glob("kernel-*-*.json"):
-        pid = int(path.name.split("-")[1])
+    """Connection files and socket folders of a build that was killed while its kernels started,
+    if its watchdog could not remove them (both are named by the build's pid)."""
+    orphans = [(path, path.name.split("-")[1]) for path in folder.glob("kernel-*-*.json")]
+    orphans += [
+        (path, path.name[len(SOCKETS) :].split("-")[0]) for path in Path(tempfile.gettempdir()).glob(f"{SOCKETS}*")
+    ]
+    for path, pid in orphans:
         try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            path.unlink(missing_ok=True)
+            os.kill(int(pid), 0)
+        except (ProcessLookupError, ValueError):
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
         except PermissionError:
             pass  # alive, another user's

@@ -17,6 +17,7 @@ import re
 import signal
 import sqlite3
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -173,14 +174,20 @@ def test_a_corrupt_cache_database_heals_itself(repo, reference):
         assert db.execute("select count(*) from nbcache").fetchone()[0] >= 1
 
 
-def leftovers(repo: Path) -> tuple[list[str], list[Path]]:
-    """Processes whose command line names the copy, and connection files, once they have had
-    two seconds to go (a kernel whose parent died notices within one)."""
+def socket_folders() -> set[Path]:
+    """The kernels' socket folders that exist now (``kernel_pool.SOCKETS``, in tempfile's folder)."""
+    return set(Path(tempfile.gettempdir()).glob("ch09-kernels-*"))
+
+
+def leftovers(repo: Path, sockets_before: set[Path]) -> tuple[list[str], list[Path]]:
+    """Processes whose command line names the copy, its connection files and the kernels' socket
+    folders, once they have had two seconds to go (a kernel whose parent died notices within one)."""
     deadline = time.monotonic() + 10
     while True:
         ps = subprocess.run(["ps", "-eo", "pid=,args="], capture_output=True, text=True).stdout
         procs = [line for line in ps.splitlines() if str(repo) in line and " ps " not in line]
         files = [*(repo / "runtime").glob("*"), *(repo / "_build").rglob("kernel-*.json")]
+        files += sorted(socket_folders() - sockets_before)
         if (not procs and not files) or time.monotonic() > deadline:
             return procs, files
         time.sleep(0.5)
@@ -200,6 +207,7 @@ def leftovers(repo: Path) -> tuple[list[str], list[Path]]:
 )
 def test_an_interrupted_build_stops_leaves_nothing_and_rebuilds_right(tmp_path, reference, fault):
     repo = make_copy(tmp_path / "repo")
+    sockets_before = socket_folders()
     start = time.monotonic()
     result = build(repo, fault)
     took = time.monotonic() - start
@@ -208,7 +216,7 @@ def test_an_interrupted_build_stops_leaves_nothing_and_rebuilds_right(tmp_path, 
     assert took < 60
     if expected == 2:
         assert "Interrupted!" in result.stdout + result.stderr
-    procs, files = leftovers(repo)
+    procs, files = leftovers(repo, sockets_before)
     assert procs == [] and files == []
     built(repo)
     same_pages(repo, reference["clean"])
