@@ -21,19 +21,16 @@ language = "ca"
 root_doc = "index"
 exclude_patterns = ["**.ipynb_checkpoints"]
 
-# shared_kernels early: a clean build's kernels start while Sphinx imports the rest
 extensions = [
-    "interrupt",
-    "shared_kernels",
     "myst_nb",
+    "execution",
     "sphinxcontrib.bibtex",
     "bibliography",
     "catalan",
     "offline_math",
     "notebooks",
-    "figure_alt",
+    "glued",
     "fences",
-    "exec_keys",
     "sphinx_togglebutton",
     "sphinx_copybutton",
 ]
@@ -56,9 +53,9 @@ nb_execution_mode = "cache"
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_execution_timeout = 300  # the slowest page takes a few seconds; this is a hang guard
-# The cache is myst-nb's, beside the output (_build/.jupyter_cache), or $CHAPTER09_CACHE.
-# Its keys carry the chapter09 code each page imports, the libraries' versions and the
-# figure format (_ext/exec_keys.py); the pages run in warm kernels (_ext/shared_kernels.py).
+# myst-nb's own execution, a kernel per page; the cache is jupyter-cache's, beside the output
+# (_build/.jupyter_cache) or in $CHAPTER09_CACHE. Its keys carry the chapter09 code each page
+# imports, the libraries' versions and the figure format (_ext/execution.py).
 nb_merge_streams = True
 # Anything a cell writes to stderr is a build warning (so -W stops): a claim of the registry
 # that no longer holds is reported there (chapter09.claims.warn_on_broken), and so would be

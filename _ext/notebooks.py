@@ -19,7 +19,6 @@ environment and runs every notebook there to the end.
 
 from __future__ import annotations
 
-import ast
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -27,10 +26,10 @@ from pathlib import Path
 import nbformat
 from myst_nb.core.read import read_myst_markdown_notebook
 
-from chapter09.provenance import is_notebook_page
+from execution import is_notebook_page
+from glued import glued
 
 FOLDER = "_notebooks"
-GLUE_MIME = "application/papermill.record/text/plain"
 FENCE = re.compile(r"^(?P<fence>:{3,}|`{3,})\{(?P<name>[\w:-]+)\}\s*(?P<argument>.*)$")
 ROLE = re.compile(r"\{(?P<role>[\w:-]+)\}`(?P<body>[^`]*)`")
 INSTALL = """**Com s’executa aquest quadern.** És la pàgina «{title}» del capítol 9, amb els
@@ -49,37 +48,6 @@ llibre; les cel·les de codi les tornen a calcular i les escriuen."""
 def is_notebook(app, pagename: str) -> bool:
     source = Path(app.srcdir) / f"{pagename}.md"
     return source.exists() and is_notebook_page(source.read_text(encoding="utf-8"))
-
-
-# --- the page's computed strings ---------------------------------------------------------------
-
-
-def glued_strings(app, path: Path) -> dict[str, str]:
-    """The strings the page glued when it was executed, read from its record in the cache
-    (empty when execution is off or the page has no record)."""
-    from jupyter_cache import get_cache
-
-    from exec_keys import cache_path, keyed_notebook
-
-    if app.config.nb_execution_mode == "off":
-        return {}
-    cache = get_cache(cache_path(app))
-    try:
-        record = cache.match_cache_notebook(keyed_notebook(app, path))
-    except KeyError:
-        return {}
-    out = {}
-    for cell in cache.get_cache_bundle(record.pk).nb.cells:
-        for output in cell.get("outputs", []):
-            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
-            if name and GLUE_MIME in output.get("data", {}):
-                try:
-                    value = ast.literal_eval(output["data"][GLUE_MIME])  # glue stores a str's repr
-                except (ValueError, SyntaxError):
-                    continue  # a figure's text form ("<Figure size …>")
-                if isinstance(value, str):
-                    out[name] = value
-    return out
 
 
 @lru_cache(maxsize=4)
@@ -173,7 +141,7 @@ def notebook_for_readers(app, pagename: str):
     path = Path(app.srcdir) / f"{pagename}.md"
     text = path.read_text(encoding="utf-8")
     source = read_myst_markdown_notebook(text)
-    glued = glued_strings(app, path)
+    strings = glued(app.env, pagename) if app.config.nb_execution_mode != "off" else {}
     cited = citations(Path(app.confdir) / app.config.bibtex_bibfiles[0])
     title = re.search(r"^# (.+)$", text, re.M).group(1)
     cells = [nbformat.v4.new_markdown_cell(INSTALL.format(title=title))]
@@ -183,7 +151,7 @@ def notebook_for_readers(app, pagename: str):
                 continue  # the HTML's controls: the notebook's reader changes the code instead
             cells.append(nbformat.v4.new_code_cell(cell.source))
             continue
-        for kind, body in plain_cells(cell.source, glued, cited):
+        for kind, body in plain_cells(cell.source, strings, cited):
             new = nbformat.v4.new_code_cell if kind == "code" else nbformat.v4.new_markdown_cell
             cells.append(new(body))
     notebook = nbformat.v4.new_notebook(cells=cells)

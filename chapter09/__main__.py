@@ -15,75 +15,18 @@ error that names the parameter and the values it may take.
 from __future__ import annotations
 
 import argparse
-import importlib
 import inspect
 import re
 import sys
-from dataclasses import dataclass
 
 from . import _check, fmt
 from ._check import InvalidParameter
+from .widgets import ALIASES, WIDGETS, Widget
 
 # The command line is the interface; number(), widget(), report()… are its plumbing (number's
 # refusals are the reader's Catalan words, for argparse to print).
-__all__ = ["ALIASES", "WIDGETS", "Widget", "main"]
+__all__ = ["main"]
 
-
-@dataclass(frozen=True)
-class Widget:
-    name: str  # the command: the page's name without its number
-    number: str  # the figure's number, also accepted as the command
-    module: str  # its module in chapter09.pages
-    title: str
-    options: dict  # reading()'s parameter → (help, kind), kind in int, float, bool
-    names: dict = None  # the widget functions' name of a parameter, where it differs: name → option
-
-
-WIDGETS = (
-    Widget(
-        "gradient-rnn",
-        "1",
-        "rnn_gradient",
-        "El gradient a través d’una RNN",
-        {"w_scale": ("escala de la matriu recurrent Wₕₕ", float), "input_scale": ("escala de l’entrada", float)},
-    ),
-    Widget(
-        "rnn-lstm",
-        "2",
-        "lstm_gradient",
-        "RNN contra LSTM: per on torna el gradient",
-        {"forget": ("porta d’oblit mitjana f", float), "pinned": ("porta d’oblit fixa a f (sí o no)", bool)},
-    ),
-    Widget(
-        "coll-ampolla",
-        "3",
-        "bottleneck",
-        "El coll d’ampolla del seq2seq",
-        {
-            "d": ("components del vector de context", int),
-            "q": ("bits per component", int),
-            "V": ("paraules del vocabulari", int),
-            "L": ("paraules de la frase", int),
-        },
-    ),
-    Widget(
-        "atencio",
-        "4",
-        "attention",
-        "Els pesos de l’atenció",
-        {"tau": ("temperatura τ de la softmax", float)},
-        {"temperature": "tau"},
-    ),
-    Widget(
-        "cost-i-memoria",
-        "5",
-        "cost",
-        "Cost per capa i memòria en inferència",
-        {"L": ("longitud de la seqüència, en tokens", int), "d": ("amplada del model", int)},
-    ),
-    Widget("portes", "7", "gates", "Les portes: σ(a)⊙b", {"top_k": ("canals que el router deixa passar (top-k)", int)}),
-)
-ALIASES = {"6": "cost-i-memoria", "w6": "cost-i-memoria"}  # figure 6 (memory) shares page 5's widget
 
 MESSAGES = {  # argparse's own messages, in Catalan
     "unrecognized arguments": "arguments desconeguts",
@@ -93,10 +36,6 @@ MESSAGES = {  # argparse's own messages, in Catalan
     "argument ": "argument ",
     "choose from": "tria entre",
 }
-
-
-def page(widget: Widget):
-    return importlib.import_module(f"chapter09.pages.{widget.module}")
 
 
 class Unreadable(argparse.ArgumentTypeError, ValueError):
@@ -148,7 +87,7 @@ def why(error: InvalidParameter, w: Widget) -> str:
         start, end = ("més gran que", "i fins a") if error.lo_open else ("des de", "fins a")
         allowed = f"un nombre {start} {lo} {end} {hi}"
     value = error.value if isinstance(error.value, str) else shown(error.value)
-    option = (w.names or {}).get(error.name, error.name)
+    option = w.names.get(error.name, error.name)
     return f"--{option} ha de ser {allowed}; s’ha donat {value}"
 
 
@@ -182,7 +121,7 @@ def parser() -> Parser:
     figures = main.add_subparsers(title="figures", dest="figure", metavar="figura", parser_class=Parser)
     figures.required = True
     for w in WIDGETS:
-        defaults = inspect.signature(page(w).reading).parameters
+        defaults = inspect.signature(w.page_module().reading).parameters
         aliases = [w.number, f"w{w.number}"] + [a for a, target in ALIASES.items() if target == w.name]
         sub = figures.add_parser(
             w.name, aliases=aliases, help=f"figura {w.number}: {w.title}", description=f"Figura {w.number}: {w.title}."
@@ -211,7 +150,7 @@ def widget(name: str) -> Widget:
 
 def report(w: Widget, values: dict) -> str:
     """The readout's lines: a title with the setting, then each label and its string."""
-    module = page(w)
+    module = w.page_module()
     readout = module.reading(**values)
     setting = ", ".join(f"{k} = {shown(v)}" for k, v in values.items())
     width = max(len(label) for label in module.LABELS.values())

@@ -33,17 +33,22 @@ def setup() -> None:
 
 def show(page) -> None:
     """Everything a widget page shows at its top: the book's style, then its numbers and its
-    figures glued under their names (``page``: a module of ``chapter09.figures``); each number
-    also with the Catalan word before it (``{glue:text}`k__de```: ``d’1,43``).  In a
+    figures glued under their names (``page``: a module of ``chapter09.pages``); each number
+    also with the Catalan word before it (``{glue:text}`k__de```: ``d’1,43``); and its rows of
+    the claims registry, published for the claims page (a broken claim is said on stderr).  In a
     downloaded notebook (no myst-nb) the numbers are printed as a table, and each figure is
     drawn where the page has it (:func:`figure`)."""
+    from . import claims
+
     _page(page, "figures")
     setup()
     readout = page.readout()
+    claims.warn_on_broken(readout)
     glue_numbers(readout.numbers)
     if _glue() is None:
         return
     glue_numbers(readout.forms())  # d’1,43, el 53 %: each number with the word before it
+    glue_numbers({claims.PUBLISHED: claims.published(readout)})  # the claims page reads them back
     for key, fig in page.figures().items():
         glue_figure(key, fig)
 

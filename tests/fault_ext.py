@@ -4,9 +4,9 @@
 whole build (its process group: the main process and Sphinx's workers; the kernels
 live in sessions of their own, as jupyter-client starts them).  Moments:
 
-* ``starting``: the kernels have just been asked to start (builder-inited);
-* ``executing``: one second into the execution of the pages (from a timer);
-* ``executed``: every page has executed and is in the cache, none has been read;
+* ``starting``: the builder is ready, no kernel has started (builder-inited);
+* ``executing``: one second into the reading of the pages, which myst-nb executes (a timer);
+* ``executed``: every page has been read, so executed and put in the cache (env-updated);
 * ``writing``: the first page is being written (its doctree is pickled, the
   environment too, and the HTML of some pages is not written yet).
 """
@@ -36,6 +36,6 @@ def setup(app):
         lambda app, env, docs: threading.Timer(1.0, _strike, (moment, "executing")).start(),
         priority=100,
     )
-    app.connect("env-before-read-docs", lambda app, env, docs: _strike(moment, "executed"), priority=900)
+    app.connect("env-updated", lambda app, env: _strike(moment, "executed"))
     app.connect("html-page-context", lambda app, *args: _strike(moment, "writing"))
     return {"parallel_read_safe": True, "parallel_write_safe": True}

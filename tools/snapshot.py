@@ -18,6 +18,7 @@ import ast
 import contextlib
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -26,13 +27,12 @@ BOOK = ROOT / "book"
 SNAPSHOT = ROOT / "tests" / "snapshot.json"
 sys.path.insert(0, str(ROOT))  # chapter09, when run as a script from a checkout
 HIDDEN = {"remove-input", "remove-cell", "hide-input", "hide-cell"}
+CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.M | re.S)
 
 
 def code_cells(page_text: str) -> list[tuple[set[str], str]]:
     """Each code cell of a MyST page: its tags and its code (option lines removed)."""
     cells = []
-    from chapter09.provenance import CELL  # the code cells as the execution keys read them
-
     for body in CELL.findall(page_text):
         lines = body.splitlines()
         options = [line for line in lines if line.startswith(":")]

@@ -1,0 +1,185 @@
+"""Stock myst-nb execution, with a cache key that carries everything a page's output depends on.
+
+myst-nb runs each page in a kernel of its own and caches the executed notebook in
+jupyter-cache, keyed on the source of its code cells alone (MyST-NB#299): an edit of
+``chapter09`` would leave stale numbers.  So, while Sphinx reads a page (``source-read``),
+one hidden code cell is appended to it holding a single comment: the digest of
+
+* the ``chapter09`` modules the page imports, followed transitively through every
+  ``import`` in them (at module level or inside a function), with their parent packages;
+* Python's and the libraries' versions, and the figure format of the builder.
+
+jupyter-cache hashes that cell like any other, so a record can only be found by a page
+whose every input is the one it was executed with.  Sphinx is told that the page depends
+on those files, so it reads the page again when one changes.  Nothing is kept beside the
+cache: a killed build, a moved checkout or a reverted edit may cost an execution, never a
+stale number.  Three faults are mended on the way: a damaged record (missing, truncated,
+not matching its key) is dropped with a warning and its page runs again; an unreadable
+database is emptied; a page whose HTML is older than its doctree (a build killed while
+writing) is written again.  The database is created before the readers start, so that
+parallel readers do not race to create it.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import platform
+import shutil
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+from jupyter_cache import get_cache
+from myst_nb.sphinx_ext import add_global_html_resources
+from sphinx.errors import ConfigError
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
+PACKAGE = Path(__file__).resolve().parents[1] / "chapter09"
+LIBRARIES = ("numpy", "matplotlib", "babel", "num2words", "ipykernel", "myst-nb")
+FIGURE_FORMATS = {"html": "svg", "latex": "pdf"}  # by builder format
+FORMATS_VARIABLE = "CHAPTER09_FIGURE_FORMATS"  # read by chapter09.plots.use_book_style in the kernels
+CACHE_VARIABLE = "CHAPTER09_CACHE"  # where the execution cache lives, if not beside the output
+KEY = "\n\n```{{code-cell}} ipython3\n:tags: [remove-cell]\n\n# chapter09 execution key: {}\n```\n"
+
+
+def is_notebook_page(text: str) -> bool:
+    """A MyST page that myst-nb executes (its front matter says ``file_format: mystnb``)."""
+    return "file_format: mystnb" in text[:200]
+
+
+def module_file(name: str, package: Path = PACKAGE) -> Path | None:
+    """The file of module ``chapter09.a.b`` (a package's ``__init__.py``), if there is one."""
+    base = package.joinpath(*name.split(".")[1:])
+    return next((f for f in (base.with_suffix(".py"), base / "__init__.py") if f.is_file()), None)
+
+
+@cache
+def imports(source: str, name: str, package: Path = PACKAGE) -> frozenset[str]:
+    """The ``chapter09`` modules that the code ``source`` of module ``name`` imports, anywhere in it."""
+    here = name.split(".")
+    if module_file(name, package) != package.joinpath(*here[1:], "__init__.py"):
+        here = here[:-1]  # a module's relative imports start from its package
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = ".".join(here[: len(here) - node.level + 1] + [node.module or ""]).strip(".")
+            found |= {base if node.level else node.module or ""}
+            found |= {f"{base if node.level else node.module}.{alias.name}" for alias in node.names}
+    return frozenset(m for m in found if m.split(".")[0] == package.name and module_file(m, package))
+
+
+def dependencies(page_text: str, package: Path = PACKAGE) -> list[Path]:
+    """The files of every ``chapter09`` module a page's code cells import, transitively."""
+    cells = [c.split("\n", 1)[1] for c in page_text.split("```{code-cell}")[1:]]
+    code = "\n".join(line for cell in cells for line in cell.split("```")[0].splitlines() if line[:1] != ":")
+    try:
+        todo = set(imports(code, "__page__", package))
+    except (SyntaxError, ValueError):  # a cell that does not parse fails when it runs: depend on everything
+        todo = {
+            f"{package.name}.{p.relative_to(package).with_suffix('').as_posix().replace('/', '.')}"
+            for p in package.rglob("*.py")
+        }
+    seen = set()
+    while todo:
+        parts = todo.pop().split(".")
+        for parent in (".".join(parts[:k]) for k in range(1, len(parts) + 1)):  # a.b.c runs a and a.b too
+            if parent not in seen and module_file(parent, package):
+                seen.add(parent)
+                todo |= imports(module_file(parent, package).read_text(encoding="utf-8"), parent, package) - seen
+    return sorted({module_file(m, package) for m in seen})
+
+
+def libraries() -> str:
+    return f"python {platform.python_version()}; " + "; ".join(f"{name} {metadata.version(name)}" for name in LIBRARIES)
+
+
+def page_digest(page_text: str, figures: str = "svg", package: Path = PACKAGE) -> str:
+    """The digest of everything beyond its cells that a page's output depends on."""
+    h = hashlib.sha256(f"{libraries()}; figures {figures}\0".encode())
+    for path in dependencies(page_text, package):
+        h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def figure_format(app) -> str:
+    return FIGURE_FORMATS.get(app.builder.format, "svg")
+
+
+def add_key(app, docname: str, source: list[str]) -> None:
+    """source-read: the key cell at the end of a notebook page (line numbers stay the file's)."""
+    if is_notebook_page(source[0]):
+        for path in dependencies(source[0]):
+            app.env.note_dependency(os.path.relpath(path, app.srcdir))  # relative: a moved checkout
+        source[0] = source[0].rstrip("\n") + KEY.format(page_digest(source[0], figure_format(app)))
+
+
+def choose_cache(app, config) -> None:
+    """config-inited: ``CHAPTER09_CACHE`` if set; else myst-nb's default, beside the output."""
+    if CACHE_VARIABLE in os.environ:
+        if not os.environ[CACHE_VARIABLE].strip():
+            raise ConfigError(f"{CACHE_VARIABLE} is set but empty: name a folder, or unset it for _build/")
+        config.nb_execution_cache_path = os.environ[CACHE_VARIABLE].strip()
+
+
+def prepare_cache(app) -> None:
+    """builder-inited: the kernels draw the builder's figure format; the cache is whole, and exists."""
+    os.environ[FORMATS_VARIABLE] = figure_format(app)
+    if app.config.nb_execution_mode != "cache":
+        return
+    folder = Path(app.env.mystnb_config.execution_cache_path)
+    try:
+        records = get_cache(folder).list_cache_records()  # creates the database if there is none
+    except Exception as exc:
+        heal(f"the execution cache {folder} cannot be read ({type(exc).__name__}); it is emptied")
+        shutil.rmtree(folder, ignore_errors=True)
+        records = get_cache(folder).list_cache_records()
+    for record in records:
+        try:
+            bundle = get_cache(folder).get_cache_bundle(record.pk)
+            if get_cache(folder).create_hashed_notebook(bundle.nb)[1] != record.hashkey:
+                raise ValueError("its notebook does not match its key")
+        except Exception as exc:
+            heal(f"{record.uri}: its record in the execution cache {folder} is damaged ({type(exc).__name__}: {exc})")
+            try:
+                get_cache(folder).remove_cache(record.pk)
+            except KeyError:  # its notebook is gone, and jupyter-cache removes a record only with it
+                get_cache(folder).clear_cache()
+
+
+def heal(what: str) -> None:
+    logger.warning(f"{what}; the page executes again", type="chapter09", subtype="cache")
+
+
+def outputs_not_written(app, env) -> list[str]:
+    """env-get-updated: pages whose output is older than their doctree are written again."""
+    if not hasattr(app.builder, "get_outfilename"):
+        return []
+    older = []
+    for docname in env.all_docs:
+        doctree, output = Path(app.doctreedir) / f"{docname}.doctree", Path(app.builder.get_outfilename(docname))
+        if doctree.exists() and output.exists() and output.stat().st_mtime_ns < doctree.stat().st_mtime_ns:
+            older.append(docname)
+    return older
+
+
+def stylesheet_before_writing(app, builder) -> None:
+    """write-started: myst-nb copies its stylesheet when the build ends, and Sphinx links a static
+    file with its ``?v=`` checksum only if it is already there: copied now, every build links it alike."""
+    if builder.format == "html":
+        (Path(builder.outdir) / "_static").mkdir(parents=True, exist_ok=True)
+        add_global_html_resources(app, None)
+
+
+def setup(app):
+    app.add_config_value("chapter09_libraries", libraries(), "env")  # an upgrade reads every page again
+    app.connect("config-inited", choose_cache)
+    app.connect("builder-inited", prepare_cache, priority=600)  # after myst-nb's config (500)
+    app.connect("source-read", add_key)
+    app.connect("env-get-updated", outputs_not_written)
+    app.connect("write-started", stylesheet_before_writing)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

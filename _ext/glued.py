@@ -1,0 +1,133 @@
+"""What the pages glued, read back where a page cannot put it itself; and the widget registry's pages.
+
+myst-nb writes what each executed page glued beside the output, for its cross-document
+``{glue}`` (``read_glue_cache``).  From there:
+
+* every ``{glue:figure}`` whose ``:alt:`` is exactly ``{key}`` gets the string its page glued
+  under ``key`` (a sentence computed from the figure's data), at ``doctree-read``; without
+  execution the figure's caption stands in, and a key the page did not glue is a warning;
+* the claims page's tables (``{registry} claims``, ``corrections`` or ``typographic``) are
+  filled, when the page is written, with the rows each widget page published as it ran
+  (``chapter09.claims.published``): the claims page recomputes nothing, and it is written
+  again whenever a widget page was read again;
+* ``{widget-pages}`` is the toctree of the widget pages of ``chapter09.widgets.WIDGETS``.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from myst_nb.ext.glue.crossref import read_glue_cache
+from sphinx.directives.other import TocTree
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+from chapter09.claims import HEADERS, PUBLISHED
+from chapter09.fmt import typographic
+from chapter09.widgets import CLAIMS_PAGE, WIDGETS
+
+logger = logging.getLogger(__name__)
+ALT = re.compile(r"\{(?P<key>\w+)\}")
+MATHS = re.compile(r"\$([^$]+)\$")
+READ: set[str] = set()  # the pages read in this build
+
+
+def glued(env, docname: str) -> dict[str, str]:
+    """The strings page ``docname`` glued when it was last read (empty without execution)."""
+    data = read_glue_cache(env.mystnb_config.output_folder, docname)
+    out = {}
+    for key, output in data.items():
+        text = output.get("data", {}).get("text/plain", "")
+        if text[:1] in "'\"":  # glue keeps a str's repr; a figure's text form is "<Figure …>"
+            out[key] = ast.literal_eval(text)
+    return out
+
+
+def fill_alt_texts(app, doctree) -> None:
+    """doctree-read: each figure whose ``:alt:`` is ``{key}`` gets the string glued under ``key``."""
+    images = [(node, ALT.fullmatch(node.get("alt", ""))) for node in doctree.findall(nodes.image)]
+    if not any(match for _, match in images):
+        return
+    strings = glued(app.env, app.env.docname)
+    for node, match in images:
+        if not match:
+            continue
+        if match["key"] not in strings and strings:
+            logger.warning(f"a figure's :alt: names {match[0]}, which the page does not glue", location=node)
+        figure = node.parent if isinstance(node.parent, nodes.figure) else None
+        caption = next(iter(figure.findall(nodes.caption)), None) if figure is not None else None
+        node["alt"] = strings.get(match["key"]) or " ".join((caption.astext() if caption else "").split())
+
+
+class registry_table(nodes.General, nodes.Element):
+    """Where the claims page shows one of the registry's tables (filled when the page is written)."""
+
+
+class RegistryTable(SphinxDirective):
+    required_arguments = 1
+
+    def run(self):
+        if self.arguments[0] not in HEADERS:
+            raise self.error(f"registry: the table must be one of {', '.join(HEADERS)}")
+        return [registry_table(table=self.arguments[0])]
+
+
+def table(header: list[str], rows: list[list[str]]) -> nodes.table:
+    """A table as MyST writes a Markdown one (so the HTML and the PDF show it alike)."""
+
+    def paragraph(text):  # plain text and $maths$
+        parts = MATHS.split(typographic(text))
+        return nodes.paragraph("", "", *(nodes.math(p, p) if i % 2 else nodes.Text(p) for i, p in enumerate(parts)))
+
+    def row(cells):
+        return nodes.row("", *(nodes.entry("", paragraph(cell)) for cell in cells))
+
+    group = nodes.tgroup("", *(nodes.colspec(colwidth=1) for _ in header), cols=len(header))
+    group += [nodes.thead("", row(header)), nodes.tbody("", *map(row, rows))]
+    return nodes.table("", group, classes=["colwidths-auto"])
+
+
+class FillRegistry(SphinxPostTransform):
+    default_priority = 5
+
+    def run(self, **kwargs):
+        for node in list(self.document.findall(registry_table)):
+            rows = []
+            for w in WIDGETS:
+                rows += json.loads(glued(self.env, w.page).get(PUBLISHED, "{}")).get(node["table"], [])
+            if not rows and node["table"] == "claims":
+                node.replace_self(nodes.paragraph(text="(El registre es calcula quan s’executen les pàgines.)"))
+            else:
+                node.replace_self(table(HEADERS[node["table"]], rows))
+
+
+class WidgetPages(TocTree):
+    """The toctree of the widget pages, in the registry's order."""
+
+    def run(self):
+        self.content = StringList([w.page for w in WIDGETS])
+        return super().run()
+
+
+def remember_read(app, env, docnames) -> None:
+    READ.update(docnames)
+
+
+def claims_page_when_a_widget_page_was_read(app, env) -> list[str]:
+    return [CLAIMS_PAGE] if READ & {w.page for w in WIDGETS} and CLAIMS_PAGE in env.all_docs else []
+
+
+def setup(app):
+    app.add_node(registry_table)
+    app.add_directive("registry", RegistryTable)
+    app.add_directive("widget-pages", WidgetPages)
+    app.add_post_transform(FillRegistry)
+    app.connect("doctree-read", fill_alt_texts)
+    app.connect("env-before-read-docs", remember_read)
+    app.connect("env-updated", claims_page_when_a_widget_page_was_read)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

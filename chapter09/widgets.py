@@ -1,0 +1,88 @@
+"""The book's widgets, in one list: the index, the claims page, the CLI, the tests and the bench read it.
+
+A widget is its maths (``chapter09/<module>.py``), everything its page shows
+(``chapter09/pages/<module>.py``: glued strings, figures, widget states, claims) and its
+MyST page (``book/<page>.md``).  Adding one is one more line here (README, «Afegir una figura»).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+
+__all__ = ["ALIASES", "CLAIMS_PAGE", "WIDGETS", "Widget"]
+
+
+@dataclass(frozen=True)
+class Widget:
+    number: str  # the figure's number, also a command of the CLI
+    name: str  # the CLI's command: the page's name without its number
+    module: str  # chapter09.<module> (the maths) and chapter09.pages.<module> (the page)
+    page: str  # its page in book/ (docname)
+    title: str
+    options: dict  # reading()'s parameter → (help, kind), kind in int, float, bool: the CLI's options
+    names: dict = field(default_factory=dict)  # a widget function's name of a parameter → the option
+
+    def page_module(self):
+        """``chapter09.pages.<module>``: ``readout()``, ``figures()``, ``controls()``, ``reading()``."""
+        return importlib.import_module(f"chapter09.pages.{self.module}")
+
+
+WIDGETS = (
+    Widget(
+        "1",
+        "gradient-rnn",
+        "rnn_gradient",
+        "01-gradient-rnn",
+        "El gradient a través d’una RNN",
+        {"w_scale": ("escala de la matriu recurrent Wₕₕ", float), "input_scale": ("escala de l’entrada", float)},
+    ),
+    Widget(
+        "2",
+        "rnn-lstm",
+        "lstm_gradient",
+        "02-rnn-lstm",
+        "RNN contra LSTM: per on torna el gradient",
+        {"forget": ("porta d’oblit mitjana f", float), "pinned": ("porta d’oblit fixa a f (sí o no)", bool)},
+    ),
+    Widget(
+        "3",
+        "coll-ampolla",
+        "bottleneck",
+        "03-coll-ampolla",
+        "El coll d’ampolla del seq2seq",
+        {
+            "d": ("components del vector de context", int),
+            "q": ("bits per component", int),
+            "V": ("paraules del vocabulari", int),
+            "L": ("paraules de la frase", int),
+        },
+    ),
+    Widget(
+        "4",
+        "atencio",
+        "attention",
+        "04-atencio",
+        "Els pesos de l’atenció",
+        {"tau": ("temperatura τ de la softmax", float)},
+        {"temperature": "tau"},
+    ),
+    Widget(
+        "5",
+        "cost-i-memoria",
+        "cost",
+        "05-cost-i-memoria",
+        "Cost per capa i memòria en inferència",
+        {"L": ("longitud de la seqüència, en tokens", int), "d": ("amplada del model", int)},
+    ),
+    Widget(
+        "7",
+        "portes",
+        "gates",
+        "07-portes",
+        "Les portes: σ(a)⊙b",
+        {"top_k": ("canals que el router deixa passar (top-k)", int)},
+    ),
+)
+ALIASES = {"6": "cost-i-memoria", "w6": "cost-i-memoria"}  # figure 6 (memory) shares page 5's widget
+CLAIMS_PAGE = "afirmacions"  # the page that collects every widget's rows of the claims registry
