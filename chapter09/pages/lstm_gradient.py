@@ -1,25 +1,23 @@
-"""Widget 2's page: RNN against LSTM."""
+"""Widget 2's page: RNN against LSTM — its numbers, claims, table, figures and widget states."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
+from matplotlib.figure import Figure
 from num2words import num2words
 
-from .. import fmt
+from .. import book, fmt
 from .. import lstm_gradient as w2
 from .. import rnn_gradient as w1
 from ..claim import Claim, Correction, WidgetClaims, judge
 from ..interactive import control, plot_values, spec
+from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, new_figure, power_ticks, typeset
 
-__all__ = ["CHECKS", "LABELS", "controls", "reading", "readout"]
-
-# --- widget 2 ------------------------------------------------------------------------
+__all__ = ["CHECKS", "EXERCISE_SCALE", "LABELS", "controls", "factors_table", "figures", "reading", "readout"]
 
 YEAR_LSTM, YEAR_RESIDUAL = 1997, 2015  # Hochreiter & Schmidhuber; highway and residual networks
-
-
 EXERCISE_SCALE = 0.1  # exercise 3: the stack's branch with weights ten times smaller
 
 # --- the claims' checks: each judges the numbers of one sentence of the book ----------------
@@ -30,43 +28,51 @@ GAP_DECIMALS = 3  # the gaps to f compared as the table prints them
 YEARS_SAID = 18  # "divuit anys abans"
 
 
-def same_width_and_inputs(x_lstm, x_rnn, d_rnn: int) -> bool:
+def _same_width_and_inputs(x_lstm, x_rnn, d_rnn: int) -> bool:
     """W2.1: both networks see the same sequence, bit for bit, with the same width."""
     return np.array_equal(x_lstm, x_rnn) and x_lstm.shape[1] == d_rnn
 
 
-def cell_path_is_f(pinned_cell_factor: float, forget: float, carry_gap: float) -> bool:
+def _cell_path_is_f(pinned_cell_factor: float, forget: float, carry_gap: float) -> bool:
     """W2.2: the LSTM's cell path multiplies the gradient by f_t and nothing else."""
     return abs(pinned_cell_factor - forget) < PINNED_TOL and carry_gap < IDENTITY_TOL
 
 
-def whole_above_f_and_cell(whole_factor: float, forget: float, cell_factor: float) -> bool:
+def _whole_above_f_and_cell(whole_factor: float, forget: float, cell_factor: float) -> bool:
     """W2.3 (as corrected): the measured factor per step comes out above f, what enters through h_t adds."""
     return whole_factor > forget and whole_factor > cell_factor
 
 
-def gap_does_not_narrow(gap_default: float, gap_low: float) -> bool:
+def _gap_does_not_narrow(gap_default: float, gap_low: float) -> bool:
     """W2.4 (as corrected): the factor stays above f, and lowering f to 0,9 does not bring it closer."""
     return 0 < round(gap_default, GAP_DECIMALS) <= round(gap_low, GAP_DECIMALS)
 
 
-def residual_idea_years_before(years: int, residual_gap: float, residual_factor: float, plain_factor: float) -> bool:
+def _residual_idea_years_before(years: int, residual_gap: float, residual_factor: float, plain_factor: float) -> bool:
     """W2.5: the idea of the residual connection 18 years before; a stack keeps the gradient with it."""
     return years == YEARS_SAID and residual_gap < IDENTITY_TOL and residual_factor >= 1 > plain_factor
 
 
 CHECKS = {
-    "W2.1": same_width_and_inputs,
-    "W2.2": cell_path_is_f,
-    "W2.3": whole_above_f_and_cell,
-    "W2.4": gap_does_not_narrow,
-    "W2.5": residual_idea_years_before,
+    "W2.1": _same_width_and_inputs,
+    "W2.2": _cell_path_is_f,
+    "W2.3": _whole_above_f_and_cell,
+    "W2.4": _gap_does_not_narrow,
+    "W2.5": _residual_idea_years_before,
 }
 
+# --- how each quantity is written, wherever the page shows it (prose, table, widget, figures) --------
 
-def _side(x: float, than: float) -> str:
-    """Where ``x`` falls against ``than``, in the words the prose uses."""
-    return "per sobre" if x > than else "per sota" if x < than else "just a"
+
+_forget_text = fmt.shortest  # the forget gate's value f: 0,9, 0,95, 1
+_factor_text = partial(fmt.decimal, digits=3)  # an LSTM's factor per step, or its gap to f
+_geo_text = partial(fmt.decimal, digits=4)  # the geometric mean of the f_t, or its bound
+_rnn_factor_text = fmt.decimal  # the RNN's factor per step (two decimals)
+
+
+def _gate_text(pinned: bool) -> str:
+    """The forget gate's kind."""
+    return "fixa" if pinned else "amb porta"
 
 
 def _small(x: float) -> str:
@@ -74,55 +80,71 @@ def _small(x: float) -> str:
     return fmt.power_of_ten(x, 1) if x < 0.01 else fmt.decimal(x, 3 if x < 0.1 else 2)
 
 
+def _side(x: float, than: float) -> str:
+    """Where ``x`` falls against ``than``, in the words the prose uses."""
+    return "per sobre" if x > than else "per sota" if x < than else "just a"
+
+
 def _key(f: float) -> str:
     """The table row's key of a forget setting: 0,95 → ``w2_f095``."""
     return "w2_f" + fmt.decimal(f, 2).replace(",", "")
 
 
+def _half_life(factor: float) -> float:
+    """Steps back for a gradient multiplied by ``factor`` per step to fall to half: ln 2 / −ln factor."""
+    return float(np.log(2) / -np.log(factor))
+
+
+def _rnn():
+    """Widget 1's network at the page's seed (the same seed, "la mateixa llavor"), and its factor per step."""
+    rnn = w1.simulate(seed=w1.page_seed())
+    return rnn, float(np.exp(rnn.measured_slope))
+
+
+# --- the page's numbers, claims and table -------------------------------------------------------
+
+
 @cache
 def readout() -> WidgetClaims:
-    seed = w1.page_seed()  # "la mateixa llavor": widget 1's
-    rnn = w1.simulate(seed=seed)
+    seed = w1.page_seed()
+    rnn, rnn_factor = _rnn()
     runs = {(f, p): w2.simulate(forget=f, pinned=p, seed=seed) for f in w2.FORGETS for p in (False, True)}
     gated, pinned = runs[(w2.FORGET, False)], runs[(w2.FORGET, True)]
     low, one = runs[(w2.FORGETS[0], False)], runs[(1.0, False)]
-    ident = w2.identity_check(seed=seed)
+    residual_gap, carry_gap, _ = w2._identity_gaps(seed)
     res, plain = w2.stack_gradient(True, seed=seed), w2.stack_gradient(False, seed=seed)
-    ex_res = w2.stack_gradient(True, seed=seed, branch_scale=EXERCISE_SCALE)
-    ex_plain = w2.stack_gradient(False, seed=seed, branch_scale=EXERCISE_SCALE)
+    ex_res, ex_plain = (w2.stack_gradient(r, seed=seed, branch_scale=EXERCISE_SCALE) for r in (True, False))
     rob = w2.robustness()
-    rnn_factor = float(np.exp(rnn.measured_slope))
-    d3 = lambda x: fmt.decimal(x, 3)  # noqa: E731
-    d4 = lambda x: fmt.decimal(x, 4)  # noqa: E731
     years = YEAR_RESIDUAL - YEAR_LSTM
     T = gated.log_whole.size - 1
     gap = {f: runs[(f, False)].whole_factor - f for f in w2.FORGETS}
     q1, median, q3 = rob.gap_quartiles[w2.FORGET]
+    d3 = _factor_text
 
     n = {
         "w2_seed": fmt.integer(seed),
         "w2_n_seeds": fmt.integer(rob.n_seeds),
         "w2_d": fmt.integer(rnn.d),
         "w2_T": fmt.integer(T),
-        "w2_forget": fmt.decimal(w2.FORGET),
-        "w2_forget_low": fmt.decimal(w2.FORGETS[0], 1),
+        "w2_forget": _forget_text(w2.FORGET),
+        "w2_forget_low": _forget_text(w2.FORGETS[0]),
         "w2_gate_scale": fmt.decimal(w2.GATE_SCALE, 1),
         "w2_whole": d3(gated.whole_factor),
         "w2_cell": d3(gated.cell_path_factor),
-        "w2_geo": d4(gated.geometric_mean_f),
+        "w2_geo": _geo_text(gated.geometric_mean_f),
         "w2_geo_gap": fmt.power_of_ten(abs(w2.FORGET - gated.geometric_mean_f), 1),
         "w2_geo_side": _side(gated.geometric_mean_f, w2.FORGET),
         "w2_one_side": _side(one.whole_factor, 1.0),
         "w2_bound_side": _side(gated.forget_bound, w2.FORGET),
-        "w2_geo_bound": d4(gated.forget_bound),
-        "w2_pinned_cell": fmt.decimal(pinned.cell_path_factor, 6),
+        "w2_geo_bound": _geo_text(gated.forget_bound),
+        "w2_pinned_cell": fmt.decimal(pinned.cell_path_factor, 6),  # an identity: f to six decimals
         "w2_whole_low": d3(low.whole_factor),
         "w2_whole_one": d3(one.whole_factor),
         "w2_gap_low": d3(gap[w2.FORGETS[0]]),
         "w2_gap_default": d3(gap[w2.FORGET]),
         "w2_gap_one": d3(gap[1.0]),
         "w2_growth_one": fmt.decimal(one.whole_factor**T),
-        "w2_rnn_factor": fmt.decimal(rnn_factor),
+        "w2_rnn_factor": _rnn_factor_text(rnn_factor),
         "w2_above_share": fmt.share(rob.whole_above_f),
         "w2_h_adds_share": fmt.share(rob.whole_above_cell[False]),
         "w2_h_adds_share_pinned": fmt.share(rob.whole_above_cell[True]),
@@ -131,15 +153,15 @@ def readout() -> WidgetClaims:
         "w2_gap_q1": d3(q1),
         "w2_gap_median": d3(median),
         "w2_gap_q3": d3(q3),
-        "w2_gap_low_median": d3(rob.gap_median[w2.FORGETS[0]]),
-        "w2_gap_one_median": d3(rob.gap_median[1.0]),
+        "w2_gap_low_median": d3(rob.gap_quartiles[w2.FORGETS[0]][1]),
+        "w2_gap_one_median": d3(rob.gap_quartiles[1.0][1]),
         "w2_gap_kept_share": fmt.share(rob.gap_kept),
         "w2_gap_narrows_share": fmt.share(1 - rob.gap_kept),
         "w2_one_above_share": fmt.share(rob.one_above),
         "w2_geo_below_share": fmt.share(rob.geo_below_f),
         "w2_geo_bound_share": fmt.share(rob.geo_below_bound),
-        "w2_residual_gap": fmt.power_of_ten(ident.residual_gap, 1),
-        "w2_carry_gap": fmt.power_of_ten(ident.carry_gap, 1),
+        "w2_residual_gap": fmt.power_of_ten(residual_gap, 1),
+        "w2_carry_gap": fmt.power_of_ten(carry_gap, 1),
         "w2_stack_scale": fmt.shortest(w2.STACK_SCALE),
         "w2_stack_res": d3(res.factor),
         "w2_stack_plain": d3(plain.factor),
@@ -153,11 +175,11 @@ def readout() -> WidgetClaims:
         "w2_years": fmt.integer(years),
         "w2_years_words": num2words(years, lang="ca"),
         # the exercises' answers
-        "w2_half_default": fmt.decimal(w2.half_life(w2.FORGET), 1),
-        "w2_half_high": fmt.decimal(w2.half_life(w2.FORGETS[2]), 1),
-        "w2_forget_high": fmt.decimal(w2.FORGETS[2]),
-        "w2_half_rnn": fmt.decimal(w2.half_life(rnn_factor)),
-        "w2_half_whole": fmt.decimal(w2.half_life(gated.whole_factor), 1),
+        "w2_half_default": fmt.decimal(_half_life(w2.FORGET), 1),
+        "w2_half_high": fmt.decimal(_half_life(w2.FORGETS[2]), 1),
+        "w2_forget_high": _forget_text(w2.FORGETS[2]),
+        "w2_half_rnn": fmt.decimal(_half_life(rnn_factor)),
+        "w2_half_whole": fmt.decimal(_half_life(gated.whole_factor), 1),
         "w2_ex_scale": fmt.shortest(EXERCISE_SCALE),
         "w2_ex_res": d3(ex_res.factor),
         "w2_ex_plain": d3(ex_plain.factor),
@@ -165,13 +187,13 @@ def readout() -> WidgetClaims:
         "w2_ex_plain_total": fmt.power_of_ten(ex_plain.total, 1),
     }
     # the figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows
-    rnn_end = float(np.exp(rnn.log_grad_norms[-1]))
     whole_start, whole_end, cell_end = (
-        float(np.exp(x)) for x in (gated.log_whole[0], gated.log_whole[-1], gated.log_cell[-1])
+        np.exp(x) for x in (gated.log_whole[0], gated.log_whole[-1], gated.log_cell[-1])
     )
     n["w2_fig_paths_alt"] = (
         f"Norma del gradient per a cada pas enrere, de 0 a {n['w2_T']}, en escala logarítmica: la RNN cau "
-        f"{fmt.de(fmt.shortest(float(np.exp(rnn.log_grad_norms[0]))))} a {fmt.power_of_ten(rnn_end, 1)} "
+        f"{fmt.de(fmt.shortest(float(np.exp(rnn.log_grad_norms[0]))))} a "
+        f"{fmt.power_of_ten(float(np.exp(rnn.log_grad_norms[-1])), 1)} "
         f"({n['w2_rnn_factor']} per pas); tota l’LSTM, només {fmt.de(fmt.decimal(whole_start))} a "
         f"{_small(whole_end)} ({n['w2_whole']} per pas), i el camí de la cel·la, a {_small(cell_end)} "
         f"({n['w2_cell']}), com fᵏ amb f = {n['w2_forget']}."
@@ -185,13 +207,13 @@ def readout() -> WidgetClaims:
     )
     for f in w2.FORGETS:
         key = _key(f)
-        n[key] = fmt.decimal(f, 2 if f < 1 else 0)
+        n[key] = _forget_text(f)
         for pin, tag in ((False, "gated"), (True, "pinned")):
             r = runs[(f, pin)]
-            n[f"{key}_{tag}_label"] = "fixa" if pin else "amb porta"
+            n[f"{key}_{tag}_label"] = _gate_text(pin)
             n[f"{key}_{tag}_cell"] = d3(r.cell_path_factor)
             n[f"{key}_{tag}_whole"] = d3(r.whole_factor)
-            n[f"{key}_{tag}_geo"] = d4(r.geometric_mean_f)
+            n[f"{key}_{tag}_geo"] = _geo_text(r.geometric_mean_f)
             n[f"{key}_{tag}_gap"] = d3(r.whole_factor - f)
 
     claims = (
@@ -200,7 +222,7 @@ def readout() -> WidgetClaims:
             "Les dues xarxes tenen la mateixa amplada, la mateixa llavor i veuen la mateixa seqüència.",
             "exact",
             "d = {w2_d}, llavor {w2_seed}, entrades idèntiques bit a bit",
-            **judge(same_width_and_inputs, gated.x, rnn.x, rnn.d),
+            **judge(_same_width_and_inputs, gated.x, rnn.x, rnn.d),
         ),
         Claim(
             "W2.2",
@@ -211,7 +233,7 @@ def readout() -> WidgetClaims:
             "de la cel·la amb f fixa, {w2_pinned_cell} per pas; "
             "$\\partial \\mathbf{{c}}_t/\\partial \\mathbf{{c}}_{{t-1}} - \\operatorname{{diag}}(f_t)$, "
             "{w2_carry_gap}. Mesurat: RNN, {w2_rnn_factor} per pas",
-            **judge(cell_path_is_f, pinned.cell_path_factor, w2.FORGET, ident.carry_gap),
+            **judge(_cell_path_is_f, pinned.cell_path_factor, w2.FORGET, carry_gap),
         ),
         Claim(
             "W2.3",
@@ -219,7 +241,7 @@ def readout() -> WidgetClaims:
             "qualitative",
             "tot el gradient {w2_whole}, camí de la cel·la {w2_cell}, f = {w2_forget}; mitjana "
             "geomètrica de les $f_t$ {w2_geo}",
-            **judge(whole_above_f_and_cell, gated.whole_factor, w2.FORGET, gated.cell_path_factor),
+            **judge(_whole_above_f_and_cell, gated.whole_factor, w2.FORGET, gated.cell_path_factor),
             robustness="per sobre de $f$ en {w2_above_share__el}; "
             "$\\mathbf{{h}}_t$ hi suma en {w2_h_adds_share__el}; mitjana "
             "geomètrica per sota de f en {w2_geo_below_share__el}",
@@ -231,7 +253,7 @@ def readout() -> WidgetClaims:
             "tot el gradient − f: {w2_gap_low} (f = {w2_forget_low}), {w2_gap_default} (f = {w2_forget}), "
             "{w2_gap_one} (f = 1): no s'hi acosta; "
             "amb f = 1, {w2_whole_one} per pas, ×{w2_growth_one} en {w2_T} passos",
-            **judge(gap_does_not_narrow, gap[w2.FORGET], gap[w2.FORGETS[0]]),
+            **judge(_gap_does_not_narrow, gap[w2.FORGET], gap[w2.FORGETS[0]]),
             robustness="la diferència amb f no s'estreny en baixar f en {w2_gap_kept_share__el}; amb f = 1, "
             "per sobre d'1 en {w2_one_above_share__el}",
         ),
@@ -242,7 +264,7 @@ def readout() -> WidgetClaims:
             "{w2_year_lstm} → {w2_year_residual}: {w2_years} anys; J − I − ∂F/∂x: {w2_residual_gap} "
             "(identitat, per construcció); el que es mesura: una pila {w2_T__de} blocs torna el gradient "
             "multiplicat per {w2_stack_res} per capa amb la connexió residual i per {w2_stack_plain} sense",
-            **judge(residual_idea_years_before, years, ident.residual_gap, res.factor, plain.factor),
+            **judge(_residual_idea_years_before, years, residual_gap, res.factor, plain.factor),
             robustness="{w2_stack_share} (amb la connexió ≥ 1 i sense < 1)",
         ),
     )
@@ -291,32 +313,83 @@ def readout() -> WidgetClaims:
             "{w2_stack_plain} sense.",
         ),
     )
-    table = (
-        [
-            "$f$",
-            "porta",
-            "camí de la cel·la",
-            "mitjana geomètrica de $f_t$",
-            "tot el gradient",
-            "tot el gradient − $f$",
-        ],
-        [
-            [
-                "{%s}" % k,
-                "{%s_%s_label}" % (k, tag),
-                "{%s_%s_cell}" % (k, tag),
-                "{%s_%s_geo}" % (k, tag),
-                "{%s_%s_whole}" % (k, tag),
-                "{%s_%s_gap}" % (k, tag),
-            ]
-            for k in map(_key, w2.FORGETS)
-            for tag in ("gated", "pinned")
-        ],
+    header = [
+        "$f$",
+        "porta",
+        "camí de la cel·la",
+        "mitjana geomètrica de $f_t$",
+        "tot el gradient",
+        "tot el gradient − $f$",
+    ]
+    rows = [
+        ["{%s}" % k] + ["{%s_%s_%s}" % (k, tag, col) for col in ("label", "cell", "geo", "whole", "gap")]
+        for k in map(_key, w2.FORGETS)
+        for tag in ("gated", "pinned")
+    ]
+    return WidgetClaims(
+        "W2", "02-rnn-lstm", n, claims, corrections, paragraphs=(4, 5, 6), tables={"factors": (header, rows)}
     )
-    return WidgetClaims("W2", "02-rnn-lstm", n, claims, corrections, paragraphs=(4, 5, 6), tables={"factors": table})
 
 
-# --- widget 2 ---------------------------------------------------------------------------------
+def factors_table():
+    """The factors for every f, as a numbered MyST table (``{numref}`tab-w2-factors```): the PDF,
+    which has no widget, reads there what the text asks to try."""
+    from IPython.display import Markdown
+
+    table = book.markdown_table(*readout().table("factors")).data
+    return Markdown(
+        ":::{table} Factor per pas de cada camí del gradient, per a cada $f$, amb la porta "
+        "d'oblit que oscil·la i fixa\n:name: tab-w2-factors\n\n" + table + "\n:::\n"
+    )
+
+
+# --- the figures --------------------------------------------------------------------------------
+
+
+def _plot_gradient_paths(rnn, lstm) -> Figure:
+    """The gradient's norm against steps back: the RNN, the whole LSTM, its cell path alone, and fᵏ."""
+    fig, ax = new_figure()
+    k, f = lstm.steps_back, lstm.forget
+    for x, y, style, color, label in (
+        (rnn.steps_back, np.exp(rnn.log_grad_norms), "-", GREY, r"RNN, $\partial \mathcal{L}/\partial \mathbf{h}$"),
+        (k, np.exp(lstm.log_whole), "-", BLUE, r"LSTM, tot el gradient $\partial \mathcal{L}/\partial \mathbf{c}$"),
+        (k, np.exp(lstm.log_cell), "--", GREEN, "LSTM, només el camí de la cel·la"),
+        (k, np.exp(lstm.log_cell[0]) * f**k, ":", ORANGE, f"$f^k$ amb f = {_forget_text(f)}"),
+    ):
+        ax.semilogy(x, y, style, color=color, label=label)
+    return _gradient_axes(fig, ax, "passos enrere $k$")
+
+
+def _plot_stack(residual, plain) -> Figure:
+    """The gradient's norm against layers back through a stack of blocks, with and without the residual connection."""
+    fig, ax = new_figure()
+    k = np.arange(residual.log_norms.size)
+    ax.semilogy(k, np.exp(residual.log_norms), "-", color=BLUE, label="amb la connexió residual, $x + F(x)$")
+    ax.semilogy(k, np.exp(plain.log_norms), "--", color=GREY, label="sense, $F(x)$")
+    return _gradient_axes(fig, ax, "capes enrere $k$")
+
+
+def _gradient_axes(fig, ax, xlabel: str) -> Figure:
+    """The gradient's norm (log scale) against how far back, labelled the Catalan way."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("norma del gradient")
+    power_ticks(ax)
+    catalan_ticks(ax, "x")
+    ax.legend(fontsize=SMALL, loc="lower left")
+    return fig
+
+
+@typeset
+def figures() -> dict[str, Figure]:
+    """The page's figures, by the names the page shows them under (widget 1's seed and inputs)."""
+    seed = w1.page_seed()
+    return {
+        "w2_fig_paths": _plot_gradient_paths(_rnn()[0], w2.simulate(seed=seed)),
+        "w2_fig_stack": _plot_stack(w2.stack_gradient(True, seed=seed), w2.stack_gradient(False, seed=seed)),
+    }
+
+
+# --- the widget and the command line ------------------------------------------------------------
 
 LABELS = {
     "whole": "factor de tot el gradient",
@@ -329,23 +402,27 @@ LABELS = {
 def reading(forget: float = w2.FORGET, pinned: bool = False) -> dict[str, str]:
     """Widget 2's readout at any setting, with widget 1's seed: the strings the widget shows
     (keys of :data:`LABELS`).  ``forget`` is the forget gate's mean f, ``pinned`` holds it at f."""
-    seed = w1.page_seed()
-    r, rnn = w2.simulate(forget=forget, pinned=pinned, seed=seed), w1.simulate(seed=seed)
+    r = w2.simulate(forget=forget, pinned=pinned, seed=w1.page_seed())
     return {
-        "whole": fmt.decimal(r.whole_factor, 3),
-        "cell": fmt.decimal(r.cell_path_factor, 3),
-        "geo": fmt.decimal(r.geometric_mean_f, 4),
-        "rnn": fmt.decimal(float(np.exp(rnn.measured_slope))),
+        "whole": _factor_text(r.whole_factor),
+        "cell": _factor_text(r.cell_path_factor),
+        "geo": _geo_text(r.geometric_mean_f),
+        "rnn": _rnn_factor_text(_rnn()[1]),
     }
 
 
 def controls() -> dict:
-    seed = w1.page_seed()
-    rnn = w1.simulate(seed=seed)
+    """The widget's states: its readout and its plot at every position of the controls."""
+    rnn = _rnn()[0]
 
     def state(forget, pinned):
-        r = w2.simulate(forget=forget, pinned=pinned, seed=seed)
-        k = r.steps_back
+        r = w2.simulate(forget=forget, pinned=pinned, seed=w1.page_seed())
+        k = r.steps_back.tolist()
+        series = [
+            {"label": "RNN", "x": k, "y": plot_values(np.exp(rnn.log_grad_norms))},
+            {"label": "LSTM, tot el gradient", "x": k, "y": plot_values(np.exp(r.log_whole))},
+            {"label": "LSTM, camí de la cel·la", "dash": True, "x": k, "y": plot_values(np.exp(r.log_cell))},
+        ]
         return {
             "readout": reading(forget, pinned),
             "plot": {
@@ -353,24 +430,15 @@ def controls() -> dict:
                 "ylog": True,
                 "xlabel": "passos enrere k",
                 "ylabel": "norma del gradient",
-                "series": [
-                    {"label": "RNN", "x": k.tolist(), "y": plot_values(np.exp(rnn.log_grad_norms))},
-                    {"label": "LSTM, tot el gradient", "x": k.tolist(), "y": plot_values(np.exp(r.log_whole))},
-                    {
-                        "label": "LSTM, camí de la cel·la",
-                        "dash": True,
-                        "x": k.tolist(),
-                        "y": plot_values(np.exp(r.log_cell)),
-                    },
-                ],
+                "series": series,
             },
         }
 
     return spec(
         "w2",
         [
-            control("forget", "f", w2.FORGETS, w2.FORGET, lambda v: fmt.decimal(v, 2 if v < 1 else 0)),
-            control("pinned", "porta d'oblit", (False, True), False, lambda v: "fixa" if v else "amb porta"),
+            control("forget", "f", w2.FORGETS, w2.FORGET, _forget_text),
+            control("pinned", "porta d'oblit", (False, True), False, _gate_text),
         ],
         state,
         LABELS,
