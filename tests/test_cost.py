@@ -9,9 +9,9 @@ from chapter09 import cost as w5
 
 @pytest.mark.parametrize("d", [1, 7, 64, 1024])
 def test_crossings_solved_exactly(d):
-    assert w5.component_crossing(d) == 2 * d
-    assert w5.attention_flops(2 * d, d) == w5.projection_flops(2 * d, d)
-    assert w5.total_crossings(d) == (-d, 0)
+    assert w5._crossings(d) == (0, 2 * d)
+    assert w5._attention_flops(2 * d, d) == w5._projection_flops(2 * d, d)
+    assert w5._crossings(d, "RNN") == (-d, 0)
     for L in (1, d, 10 * d):  # no positive length where the RNN costs as much
         assert w5.transformer_flops(L, d) > w5.rnn_flops(L, d)
 
@@ -31,11 +31,11 @@ def test_text_values():
     assert w5.recurrent_state_bytes(layers=32, bytes_per_number=2) == w5.recurrent_state_bytes()
 
 
-def test_sweep_finds_the_crossing_without_the_point_on_the_grid():
-    import numpy as np
-
-    sw = w5.sweep(1000, lengths=np.array([100, 1500, 2500, 9000]))
-    assert 2000 == pytest.approx(sw.crossing, rel=1e-12)  # the log-ratio is linear in ln L
+@pytest.mark.parametrize("d", [1, 5, 700, 1000, 1024])
+def test_sweep_finds_the_crossing_without_the_point_on_the_grid(d):
+    lengths, crossing = w5.sweep(d)
+    assert lengths[0] < 2 * d < lengths[-1] and lengths.flags.writeable is False
+    assert 2 * d == pytest.approx(crossing, rel=1e-12)  # the log-ratio is linear in ln L
 
 
 def test_solve_quadratic():
@@ -54,7 +54,6 @@ def test_solve_quadratic():
         (lambda: w5.ratio(2.5, 10), "L"),
         (lambda: w5.kv_cache_bytes(layers=0), "layers"),
         (lambda: w5.recurrent_state_bytes(bytes_per_number=0), "bytes_per_number"),
-        (lambda: w5.component_crossing(float("nan")), "d"),
     ],
 )
 def test_bad_parameters_raise_value_error_naming_them(call, name):
@@ -65,30 +64,30 @@ def test_bad_parameters_raise_value_error_naming_them(call, name):
 @pytest.mark.parametrize("d", [1, 4, 64, 1024])
 def test_recurrent_layers_and_where_the_transformer_stops_costing_more(d):
     for L in (1, 3, d, 2 * d, 5 * d):
-        assert w5.rnn_flops(L, d) == w5.recurrent_flops(L, d, "RNN") == 4 * L * d * d
-        assert w5.gru_flops(L, d) == 12 * L * d * d and w5.lstm_flops(L, d) == 16 * L * d * d
-    assert w5.equal_cost_length(d) is None
-    assert w5.equal_cost_length(d, "GRU") == d and w5.equal_cost_length(d, "LSTM") == 2 * d
-    assert w5.transformer_flops(2 * d, d) == w5.lstm_flops(2 * d, d)
-    assert w5.transformer_flops(d, d) == w5.gru_flops(d, d)
+        assert w5.rnn_flops(L, d) == w5.rnn_flops(L, d, "RNN") == 4 * L * d * d
+        assert w5.rnn_flops(L, d, "GRU") == 12 * L * d * d and w5.rnn_flops(L, d, "LSTM") == 16 * L * d * d
+    assert w5._crossings(d, "GRU") == (0, d) and w5._crossings(d, "LSTM") == (0, 2 * d)
+    lstm = lambda L: w5.rnn_flops(L, d, "LSTM")  # noqa: E731
+    assert w5.transformer_flops(2 * d, d) == lstm(2 * d)
+    assert w5.transformer_flops(d, d) == w5.rnn_flops(d, d, "GRU")
     if d > 1:  # below the crossing the Transformer layer costs less, above it more
-        assert w5.transformer_flops(2 * d - 1, d) < w5.lstm_flops(2 * d - 1, d)
-        assert w5.transformer_flops(d - 1, d) < w5.gru_flops(d - 1, d)
-    assert w5.transformer_flops(2 * d + 1, d) > w5.lstm_flops(2 * d + 1, d)
+        assert w5.transformer_flops(2 * d - 1, d) < lstm(2 * d - 1)
+        assert w5.transformer_flops(d - 1, d) < w5.rnn_flops(d - 1, d, "GRU")
+    assert w5.transformer_flops(2 * d + 1, d) > lstm(2 * d + 1)
 
 
 def test_page_values_for_lstm_gru_and_kaplan():
     assert w5.ratio(2048, 1024, "LSTM") == 1 and w5.ratio(2048, 1024, "GRU") == Fraction(4, 3)
-    assert w5.ratio_kaplan(2048, 1024) == 3  # the author's "tres vegades"
-    assert w5.attention_flops_kaplan(2048, 1024) * 2 == w5.attention_flops(2048, 1024)
+    assert w5._kaplan_ratio(2048, 1024) == 3  # the author's "tres vegades"
+    assert w5._kaplan_ratio(5, 3) == 2 + Fraction(5, 6)  # 2 + L/(2d)
 
 
 def test_generation_step_by_step():
     d = 1024
-    assert w5.decode_step_flops(2048, d) == 4 * w5.rnn_flops(1, d)
-    assert w5.decode_step_flops(131_072, d) == 130 * w5.rnn_flops(1, d)
-    assert w5.generation_flops(7, 5) == sum(w5.decode_step_flops(t, 5) for t in range(1, 8))
-    assert w5.generation_flops(2048, d) == 25_773_998_080 < w5.transformer_flops(2048, d)
+    assert w5._decode_step_flops(2048, d) == 4 * w5.rnn_flops(1, d)
+    assert w5._decode_step_flops(131_072, d) == 130 * w5.rnn_flops(1, d)
+    assert w5._generation_flops(7, 5) == sum(w5._decode_step_flops(t, 5) for t in range(1, 8))
+    assert w5._generation_flops(2048, d) == 25_773_998_080 < w5.transformer_flops(2048, d)
 
 
 def test_published_13b_and_grouped_queries():
@@ -128,11 +127,10 @@ def test_page_readout_exercise_answers():
 @pytest.mark.parametrize(
     "call, name",
     [
-        (lambda: w5.recurrent_flops(10, 10, "transformer"), "cell"),
-        (lambda: w5.equal_cost_length(0, "LSTM"), "d"),
+        (lambda: w5.rnn_flops(10, 10, "transformer"), "cell"),
+        (lambda: w5.ratio(10, 10, "GRU "), "cell"),
         (lambda: w5.kv_cache_bytes(kv_groups=0), "kv_groups"),
         (lambda: w5.kv_cache_bytes(kv_groups=3), "kv_groups"),  # 3 does not divide d = 1.024
-        (lambda: w5.decode_step_flops(0, 10), "t"),  # its parameter is t (the message said L)
     ],
 )
 def test_new_parameters_raise_value_error_naming_them(call, name):

@@ -1,4 +1,4 @@
-"""Widgets 5 and 6's page: cost per layer and inference memory."""
+"""Widgets 5 and 6's page: cost per layer and inference memory, its numbers, its widget and its figures."""
 
 from __future__ import annotations
 
@@ -12,14 +12,60 @@ from .. import cost as w5
 from .. import fmt
 from ..claim import Claim, Correction, WidgetClaims, judge
 from ..interactive import control, spec
+from ..plots import BLUE, GREY, ORANGE, SMALL, log_log_ticks, new_figure, typeset
 
-__all__ = ["CHECKS", "LABELS", "controls", "reading", "readout"]
+__all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
 
-# --- widgets 5 and 6 (one page: cost, then memory) -----------------------------------------
-
-SHARE_WORDS = {2: "la meitat", 3: "una tercera part", 4: "una quarta part", 5: "una cinquena part"}
 L_LONG = 131_072  # "Puja L a 131.072"
-GQA_GROUPS = 8  # the exercise's grouped-query attention: 8 query heads per key–value head
+TOKENS = 2 ** np.arange(18)  # the memory plots' lengths, 1 … L_LONG
+GQA_GROUPS = 8  # exercise 4's grouped-query attention: 8 query heads per key–value head
+SHARE_WORDS = {2: "la meitat", 3: "una tercera part", 4: "una quarta part", 5: "una cinquena part"}
+
+
+def _flops(n: int) -> str:
+    """A cost in FLOP, as the page writes it: 3,44·10¹⁰."""
+    return fmt.power_of_ten(n)
+
+
+def _ratio(r: Fraction) -> str:
+    """A ratio of costs, to two decimals: 4,00."""
+    return fmt.decimal(float(r))
+
+
+def _bytes(n: int) -> str:
+    """Bytes in SI units: one decimal (268,4 MB), two from 10 GB up (17,18 GB)."""
+    return fmt.si_bytes(n, 2 if n >= 10**10 else 1)
+
+
+def _crossing(x: float) -> str:
+    """The crossing read off the sweep, to one decimal: 2.048,0."""
+    return fmt.decimal(x, 1)
+
+
+LABELS = {
+    "transformer": "FLOP per capa, Transformer",
+    "rnn": "FLOP per capa, RNN simple",
+    "lstm": "FLOP per capa, LSTM",
+    "ratio": "Transformer / RNN simple",
+    "ratio_lstm": "Transformer / LSTM",
+    "state": "memòria: estat de la LSTM (h i c)",
+    "kv": "memòria: KV-cache",
+}
+
+
+def reading(L: int = w5.L, d: int = w5.D) -> dict[str, str]:
+    """Widgets 5 and 6's readout at any length ``L`` (tokens) and width ``d``: the strings the
+    widget shows (keys of :data:`LABELS`), the prose's too."""
+    return {
+        "transformer": _flops(w5.transformer_flops(L, d)),
+        "rnn": _flops(w5.rnn_flops(L, d)),
+        "lstm": _flops(w5.rnn_flops(L, d, "LSTM")),
+        "ratio": _ratio(w5.ratio(L, d)),
+        "ratio_lstm": _ratio(w5.ratio(L, d, "LSTM")),
+        "state": _bytes(w5.recurrent_state_bytes(d)),
+        "kv": _bytes(w5.kv_cache_bytes(L, d)),
+    }
+
 
 # --- the claims' checks: each judges the numbers of one sentence of the book ----------------
 
@@ -31,128 +77,134 @@ KV_SAID = "268,4" + fmt.NBSP + "MB"  # "El Transformer arriba a 268,4 MB"
 KV_LONG_BYTES = 2**34  # the KV-cache at L = 131.072: 16 GiB exactly
 
 
-def layer_costs(projection_flops: int, attention_flops: int, L: int, d: int) -> bool:
+def _layer_costs(projection_flops: int, attention_flops: int, L: int, d: int) -> bool:
     """W5.1: a Transformer layer's four projections cost 8Ld² FLOP, its attention 4L²d."""
     return projection_flops == 4 * 2 * L * d * d and attention_flops == 2 * 2 * L * L * d
 
 
-def crossing_at_twice_d(algebra: int, sweep: float, d: int) -> bool:
+def _crossing_at_twice_d(algebra: int, sweep: float, d: int) -> bool:
     """W5.2: projections and attention cost the same at L = 2d, by algebra and on the sweep."""
     return algebra == 2 * d and abs(sweep - 2 * d) < SWEEP_TOL * d
 
 
-def no_crossing_with_the_rnn(roots: tuple, equal_cost_length: int | None, d: int) -> bool:
+def _no_crossing_with_the_rnn(roots: tuple, equal_cost_length: int | None, d: int) -> bool:
     """W5.3: 4Ld² = 8Ld² + 4L²d has the roots L = −d and L = 0 only: no length where they cost the same."""
     return roots == (-d, 0) and equal_cost_length is None
 
 
-def transformer_costs_four_rnns(ratio, ratio_text: str) -> bool:
+def _transformer_costs_four_rnns(ratio, ratio_text: str) -> bool:
     """W5.4: at L = 2.048, d = 1.024 the Transformer costs 4,00 times the RNN."""
     return ratio == RATIO_SAID and ratio_text == RATIO_TEXT_SAID
 
 
-def three_times_only_as_kaplan_counts(ratio, ratio_kaplan) -> bool:
+def _three_times_only_as_kaplan_counts(ratio, ratio_kaplan) -> bool:
     """W5.5: the trade is four times the work, not three: 3 is the ratio with Kaplan et al.'s count."""
     return ratio == RATIO_SAID and ratio_kaplan == KAPLAN_RATIO
 
 
-def state_reads_as_said(state_text: str) -> bool:
+def _state_reads_as_said(state_text: str) -> bool:
     """W6.1: the RNN keeps 131,1 kB whatever the length."""
     return state_text == STATE_SAID
 
 
-def kv_cache_reads_as_said(kv_text: str) -> bool:
+def _kv_cache_reads_as_said(kv_text: str) -> bool:
     """W6.2: the Transformer's KV-cache reaches 268,4 MB at this context."""
     return kv_text == KV_SAID
 
 
-def kv_cache_at_long_context(kv_bytes: int) -> bool:
+def _kv_cache_at_long_context(kv_bytes: int) -> bool:
     """W6.3: at L = 131.072 the KV-cache holds 2³⁴ bytes, the figure the reader is asked to look at."""
     return kv_bytes == KV_LONG_BYTES
 
 
 CHECKS = {
-    "W5.1": layer_costs,
-    "W5.2": crossing_at_twice_d,
-    "W5.3": no_crossing_with_the_rnn,
-    "W5.4": transformer_costs_four_rnns,
-    "W5.5": three_times_only_as_kaplan_counts,
-    "W6.1": state_reads_as_said,
-    "W6.2": kv_cache_reads_as_said,
-    "W6.3": kv_cache_at_long_context,
+    "W5.1": _layer_costs,
+    "W5.2": _crossing_at_twice_d,
+    "W5.3": _no_crossing_with_the_rnn,
+    "W5.4": _transformer_costs_four_rnns,
+    "W5.5": _three_times_only_as_kaplan_counts,
+    "W6.1": _state_reads_as_said,
+    "W6.2": _kv_cache_reads_as_said,
+    "W6.3": _kv_cache_at_long_context,
 }
+
+
+def _equal_cost_length(d: int, cell: str) -> int | None:
+    """The positive length where the Transformer layer costs as much as ``cell``, or None."""
+    return max((r for r in w5._crossings(d, cell) if r > 0), default=None)
 
 
 @cache
 def readout() -> WidgetClaims:
+    """The page's numbers (glue key → Catalan string), its rows of the claims registry and its table."""
     L, d = w5.L, w5.D
-    ratio = w5.ratio(L, d)
-    sw = w5.sweep(d)
-    roots = w5.total_crossings(d)
+    ratio, kaplan = w5.ratio(L, d), w5._kaplan_ratio(L, d)
+    lengths, crossing = w5.sweep(d)
+    roots, algebra = w5._crossings(d, "RNN"), max(w5._crossings(d))
     if ratio.denominator != 1 or int(ratio) not in SHARE_WORDS:
         raise ValueError(f"the prose needs a whole ratio from 2 to 5, got {ratio}")
-    state = w5.recurrent_state_bytes(d)
+    state, kv, kv_long = w5.recurrent_state_bytes(d), w5.kv_cache_bytes(L, d), w5.kv_cache_bytes(L_LONG, d)
     cfg = w5.PUBLISHED_13B
     token_13b = w5.kv_cache_bytes(1, **cfg)
     context_13b = w5.kv_cache_bytes(w5.PUBLISHED_13B_CONTEXT, **cfg)
     gqa_13b = w5.kv_cache_bytes(1, kv_groups=GQA_GROUPS, **cfg)
     mqa_13b = w5.kv_cache_bytes(1, kv_groups=w5.PUBLISHED_13B_HEADS, **cfg)
-    decode_ratio = Fraction(w5.decode_step_flops(L, d), w5.rnn_flops(1, d))
-    decode_ratio_long = Fraction(w5.decode_step_flops(L_LONG, d), w5.rnn_flops(1, d))
+    step = w5.rnn_flops(1, d)  # the simple RNN's step
     tokens_for_state = Fraction(state, w5.kv_cache_bytes(1, d))
     if tokens_for_state.denominator != 1:
         raise ValueError(f"the exercise needs a whole number of tokens, got {tokens_for_state}")
+    here, long = reading(L, d), reading(L_LONG, d)
     n = {
         "w5_L": fmt.integer(L),
         "w5_d": fmt.integer(d),
         "w5_flops_per_mac": fmt.integer(w5.FLOPS_PER_MAC),
-        "w5_proj": fmt.power_of_ten(w5.projection_flops(L, d)),
-        "w5_att": fmt.power_of_ten(w5.attention_flops(L, d)),
-        "w5_transformer": fmt.power_of_ten(w5.transformer_flops(L, d)),
-        "w5_rnn": fmt.power_of_ten(w5.rnn_flops(L, d)),
-        "w5_proj_long": fmt.power_of_ten(w5.projection_flops(L_LONG, d)),
-        "w5_att_long": fmt.power_of_ten(w5.attention_flops(L_LONG, d)),
-        "w5_transformer_long": fmt.power_of_ten(w5.transformer_flops(L_LONG, d)),
-        "w5_rnn_long": fmt.power_of_ten(w5.rnn_flops(L_LONG, d)),
-        "w5_ratio": fmt.decimal(float(ratio)),
-        "w5_ratio_long": fmt.decimal(float(w5.ratio(L_LONG, d))),
+        "w5_proj": _flops(w5._projection_flops(L, d)),
+        "w5_att": _flops(w5._attention_flops(L, d)),
+        "w5_transformer": here["transformer"],
+        "w5_rnn": here["rnn"],
+        "w5_proj_long": _flops(w5._projection_flops(L_LONG, d)),
+        "w5_att_long": _flops(w5._attention_flops(L_LONG, d)),
+        "w5_transformer_long": long["transformer"],
+        "w5_rnn_long": long["rnn"],
+        "w5_ratio": here["ratio"],
+        "w5_ratio_long": long["ratio"],
         "w5_ratio_words": num2words(int(ratio), lang="ca"),
         "w5_share_words": SHARE_WORDS[int(ratio)],
-        "w5_ratio_at_d": fmt.decimal(float(w5.ratio(d, d))),
-        "w5_crossing": fmt.integer(w5.component_crossing(d)),
-        "w5_crossing_sweep": fmt.decimal(sw.crossing, 1),
-        "w5_crossing_gap": fmt.power_of_ten(abs(sw.crossing - 2 * d) / (2 * d), 1) if sw.crossing != 2 * d else "0",
-        "w5_grid_points": fmt.integer(len(sw.lengths)),
+        "w5_ratio_at_d": _ratio(w5.ratio(d, d)),
+        "w5_crossing": fmt.integer(algebra),
+        "w5_crossing_sweep": _crossing(crossing),
+        "w5_crossing_gap": fmt.power_of_ten(abs(crossing - 2 * d) / (2 * d), 1) if crossing != 2 * d else "0",
+        "w5_grid_points": fmt.integer(len(lengths)),
         "w5_root_neg": fmt.integer(roots[0]),
         "w5_root_zero": fmt.integer(roots[1]),
         "w5_ffn_crossing": fmt.integer(6 * d),
-        "w5_gru": fmt.power_of_ten(w5.gru_flops(L, d)),
-        "w5_lstm": fmt.power_of_ten(w5.lstm_flops(L, d)),
-        "w5_gru_long": fmt.power_of_ten(w5.gru_flops(L_LONG, d)),
-        "w5_lstm_long": fmt.power_of_ten(w5.lstm_flops(L_LONG, d)),
-        "w5_ratio_gru": fmt.decimal(float(w5.ratio(L, d, "GRU"))),
-        "w5_ratio_lstm": fmt.decimal(float(w5.ratio(L, d, "LSTM"))),
-        "w5_ratio_lstm_long": fmt.decimal(float(w5.ratio(L_LONG, d, "LSTM"))),
-        "w5_equal_gru": fmt.integer(w5.equal_cost_length(d, "GRU")),
-        "w5_equal_lstm": fmt.integer(w5.equal_cost_length(d, "LSTM")),
-        "w5_ratio_kaplan": fmt.decimal(float(w5.ratio_kaplan(L, d))),
-        "w5_decode_ratio": fmt.decimal(float(decode_ratio)),
-        "w5_decode_ratio_long": fmt.integer(int(decode_ratio_long)),
-        "w5_generation_exact": fmt.integer(w5.generation_flops(L, d)),
+        "w5_gru": _flops(w5.rnn_flops(L, d, "GRU")),
+        "w5_lstm": here["lstm"],
+        "w5_gru_long": _flops(w5.rnn_flops(L_LONG, d, "GRU")),
+        "w5_lstm_long": long["lstm"],
+        "w5_ratio_gru": _ratio(w5.ratio(L, d, "GRU")),
+        "w5_ratio_lstm": here["ratio_lstm"],
+        "w5_ratio_lstm_long": long["ratio_lstm"],
+        "w5_equal_gru": fmt.integer(_equal_cost_length(d, "GRU")),
+        "w5_equal_lstm": fmt.integer(_equal_cost_length(d, "LSTM")),
+        "w5_ratio_kaplan": _ratio(kaplan),
+        "w5_decode_ratio": _ratio(Fraction(w5._decode_step_flops(L, d), step)),
+        "w5_decode_ratio_long": fmt.integer(int(Fraction(w5._decode_step_flops(L_LONG, d), step))),
+        "w5_generation_exact": fmt.integer(w5._generation_flops(L, d)),
         "w5_transformer_exact": fmt.integer(w5.transformer_flops(L, d)),
         "w6_layers": fmt.integer(w5.LAYERS),
         "w6_bytes": fmt.integer(w5.BYTES),
-        "w6_state": fmt.si_bytes(state),
+        "w6_state": here["state"],
         "w6_state_exact": fmt.integer(state),
-        "w6_kv": fmt.si_bytes(w5.kv_cache_bytes(L, d)),
-        "w6_kv_exact": fmt.integer(w5.kv_cache_bytes(L, d)),
+        "w6_kv": here["kv"],
+        "w6_kv_exact": fmt.integer(kv),
         "w6_L_long": fmt.integer(L_LONG),
-        "w6_kv_long": fmt.si_bytes(w5.kv_cache_bytes(L_LONG, d), 2),
-        "w6_kv_long_gib": fmt.binary_bytes(w5.kv_cache_bytes(L_LONG, d)),
-        "w6_kv_long_exact": fmt.integer(w5.kv_cache_bytes(L_LONG, d)),
-        "w6_kv_over_state": fmt.integer(w5.kv_cache_bytes(L_LONG, d) // state),
+        "w6_kv_long": long["kv"],
+        "w6_kv_long_gib": fmt.binary_bytes(kv_long),
+        "w6_kv_long_exact": fmt.integer(kv_long),
+        "w6_kv_over_state": fmt.integer(kv_long // state),
         "w6_fp16_layers": fmt.integer(2 * w5.LAYERS),
-        "w6_state_h": fmt.si_bytes(w5.recurrent_state_bytes(d, vectors=1)),
+        "w6_state_h": _bytes(w5.recurrent_state_bytes(d, vectors=1)),
         "w6_tokens_for_state": fmt.integer(int(tokens_for_state)),
         "w6_13b_params": fmt.integer(w5.PUBLISHED_13B_PARAMS_BILLIONS),
         "w6_13b_d": fmt.integer(cfg["d"]),
@@ -172,23 +224,16 @@ def readout() -> WidgetClaims:
         "w6_13b_mqa_kib": fmt.binary_bytes(mqa_13b),
     }
     # the figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows
-    crossing = fmt.decimal(sw.crossing, 0)
-    at_L = (
-        f"es creuen a L = {crossing}, la línia vertical, on"
-        if crossing == n["w5_L"]
-        else f"es creuen a L = {crossing}; a L = {n['w5_L']}, la línia vertical,"
+    n["w5_fig_cost_alt"] = (  # L = 2d: the crossing is at the vertical line (W5.2)
+        f"FLOP per capa segons la longitud L, de {fmt.integer(int(lengths[0]))} a "
+        f"{fmt.integer(int(lengths[-1]))} tokens (escales logarítmiques): les projeccions, 8Ld², i "
+        f"l’atenció, 4L²d, es creuen a L = {n['w5_crossing_sweep']}, la línia vertical, on el Transformer costa "
+        f"{n['w5_ratio']} vegades la RNN simple i {n['w5_ratio_lstm']} vegades la LSTM."
     )
-    n["w5_fig_cost_alt"] = (
-        f"FLOP per capa segons la longitud L, de {fmt.integer(int(sw.lengths[0]))} a "
-        f"{fmt.integer(int(sw.lengths[-1]))} tokens (escales logarítmiques): les projeccions, 8Ld², i "
-        f"l’atenció, 4L²d, {at_L} el Transformer costa {n['w5_ratio']} vegades la RNN simple i "
-        f"{n['w5_ratio_lstm']} vegades la LSTM."
-    )
-    tokens, kv = w5.memory_curve(d, L_LONG)  # the memory figure's points, up to L_LONG
     n["w6_fig_memory_alt"] = (
-        f"Bytes que cal guardar per generar, segons els tokens generats, {fmt.de(fmt.integer(int(tokens[0])))} "
+        f"Bytes que cal guardar per generar, segons els tokens generats, {fmt.de(fmt.integer(int(TOKENS[0])))} "
         f"a {n['w6_L_long']} (escales logarítmiques): l’estat de la LSTM es queda en {n['w6_state']}, i la "
-        f"KV-cache del Transformer creix {fmt.de(fmt.si_bytes(int(kv[0])))} a {n['w6_kv_long']}, "
+        f"KV-cache del Transformer creix {fmt.de(_bytes(w5.kv_cache_bytes(int(TOKENS[0]), d)))} a {n['w6_kv_long']}, "
         f"{n['w6_kv_over_state']} vegades l’estat."
     )
     claims = (
@@ -197,14 +242,14 @@ def readout() -> WidgetClaims:
             "Capa del Transformer: quatre projeccions 8Ld², atenció 4L²d.",
             "exact",
             "L = {w5_L}, d = {w5_d}: {w5_proj} i {w5_att} FLOP",
-            **judge(layer_costs, w5.projection_flops(L, d), w5.attention_flops(L, d), L, d),
+            **judge(_layer_costs, w5._projection_flops(L, d), w5._attention_flops(L, d), L, d),
         ),
         Claim(
             "W5.2",
             "Es creuen a L = 2d; el widget ho troba també a l'escombrat.",
             "exact",
             "àlgebra: L = {w5_crossing}; escombrat: {w5_crossing_sweep}",
-            **judge(crossing_at_twice_d, w5.component_crossing(d), sw.crossing, d),
+            **judge(_crossing_at_twice_d, algebra, crossing, d),
         ),
         Claim(
             "W5.3",
@@ -212,14 +257,14 @@ def readout() -> WidgetClaims:
             "exact",
             "arrels L = {w5_root_neg} i L = {w5_root_zero}; amb una LSTM (16Ld²) el mateix cost a "
             "L = {w5_equal_lstm}, amb una GRU (12Ld²) a L = {w5_equal_gru}",
-            **judge(no_crossing_with_the_rnn, roots, w5.equal_cost_length(d), d),
+            **judge(_no_crossing_with_the_rnn, roots, _equal_cost_length(d, "RNN"), d),
         ),
         Claim(
             "W5.4",
             "L = 2.048, d = 1.024: el Transformer costa 4,00 vegades la RNN.",
             "exact",
             "{w5_ratio} (exactament 2 + L/d)",
-            **judge(transformer_costs_four_rnns, ratio, n["w5_ratio"]),
+            **judge(_transformer_costs_four_rnns, ratio, n["w5_ratio"]),
         ),
         Claim(
             "W5.5",
@@ -228,28 +273,28 @@ def readout() -> WidgetClaims:
             "la ràtio és {w5_ratio}; 3 amb el terme d'atenció de Kaplan et al., 2L²d "
             "({w5_ratio_kaplan}), o quan L = d ({w5_ratio_at_d}); en generar, el pas del token L costa "
             "{w5_decode_ratio} vegades el de la RNN i tots dos van en sèrie",
-            **judge(three_times_only_as_kaplan_counts, ratio, w5.ratio_kaplan(L, d)),
+            **judge(_three_times_only_as_kaplan_counts, ratio, kaplan),
         ),
         Claim(
             "W6.1",
             "La RNN manté 131,1 kB passi el que passi.",
             "exact",
             "{w6_state} = {w6_state_exact} B ({w6_layers} capes, h i c d'una LSTM, fp32)",
-            **judge(state_reads_as_said, n["w6_state"]),
+            **judge(_state_reads_as_said, n["w6_state"]),
         ),
         Claim(
             "W6.2",
             "El Transformer arriba a 268,4 MB amb aquest context (KV-cache).",
             "exact",
             "{w6_kv} = {w6_kv_exact} B a L = {w5_L}",
-            **judge(kv_cache_reads_as_said, n["w6_kv"]),
+            **judge(_kv_cache_reads_as_said, n["w6_kv"]),
         ),
         Claim(
             "W6.3",
             "Puja L a 131.072 i mira aquella xifra.",
             "exact",
             "{w6_kv_long} ({w6_kv_long_gib}), {w6_kv_over_state} vegades l'estat de la RNN",
-            **judge(kv_cache_at_long_context, w5.kv_cache_bytes(L_LONG, d)),
+            **judge(_kv_cache_at_long_context, kv_long),
         ),
     )
     corrections = (
@@ -283,60 +328,28 @@ def readout() -> WidgetClaims:
             change="typographic",
         ),
     )
-    readout = (
-        ["", "L = {w5_L}", "L = {w6_L_long}"],
-        [
-            ["projeccions, 8Ld² (FLOP)", "{w5_proj}", "{w5_proj_long}"],
-            ["atenció, 4L²d (FLOP)", "{w5_att}", "{w5_att_long}"],
-            ["Transformer (FLOP)", "{w5_transformer}", "{w5_transformer_long}"],
-            ["RNN simple, 4Ld² (FLOP)", "{w5_rnn}", "{w5_rnn_long}"],
-            ["GRU, 12Ld² (FLOP)", "{w5_gru}", "{w5_gru_long}"],
-            ["LSTM, 16Ld² (FLOP)", "{w5_lstm}", "{w5_lstm_long}"],
-            ["Transformer / RNN simple", "{w5_ratio}", "{w5_ratio_long}"],
-            ["Transformer / LSTM", "{w5_ratio_lstm}", "{w5_ratio_lstm_long}"],
-            ["memòria en inferència: estat de la LSTM (h i c)", "{w6_state}", "{w6_state}"],
-            ["memòria en inferència: KV-cache", "{w6_kv}", "{w6_kv_long}"],
-        ],
-    )
-    readout = ([h.format(**n) for h in readout[0]], readout[1])
+    rows = [
+        ["projeccions, 8Ld² (FLOP)", "{w5_proj}", "{w5_proj_long}"],
+        ["atenció, 4L²d (FLOP)", "{w5_att}", "{w5_att_long}"],
+        ["Transformer (FLOP)", "{w5_transformer}", "{w5_transformer_long}"],
+        ["RNN simple, 4Ld² (FLOP)", "{w5_rnn}", "{w5_rnn_long}"],
+        ["GRU, 12Ld² (FLOP)", "{w5_gru}", "{w5_gru_long}"],
+        ["LSTM, 16Ld² (FLOP)", "{w5_lstm}", "{w5_lstm_long}"],
+        ["Transformer / RNN simple", "{w5_ratio}", "{w5_ratio_long}"],
+        ["Transformer / LSTM", "{w5_ratio_lstm}", "{w5_ratio_lstm_long}"],
+        ["memòria en inferència: estat de la LSTM (h i c)", "{w6_state}", "{w6_state}"],
+        ["memòria en inferència: KV-cache", "{w6_kv}", "{w6_kv_long}"],
+    ]
+    table = (["", f"L = {n['w5_L']}", f"L = {n['w6_L_long']}"], rows)
     return WidgetClaims(
-        "W5", "05-cost-i-memoria", n, claims, corrections, paragraphs=(11, 12, 13), tables={"readout": readout}
+        "W5", "05-cost-i-memoria", n, claims, corrections, paragraphs=(11, 12, 13), tables={"readout": table}
     )
-
-
-# --- widgets 5 and 6 --------------------------------------------------------------------------
-
-LABELS = {
-    "transformer": "FLOP per capa, Transformer",
-    "rnn": "FLOP per capa, RNN simple",
-    "lstm": "FLOP per capa, LSTM",
-    "ratio": "Transformer / RNN simple",
-    "ratio_lstm": "Transformer / LSTM",
-    "state": "memòria: estat de la LSTM (h i c)",
-    "kv": "memòria: KV-cache",
-}
-
-
-def reading(L: int = w5.L, d: int = w5.D) -> dict[str, str]:
-    """Widgets 5 and 6's readout at any length ``L`` (tokens) and width ``d``: the strings the
-    widget shows (keys of :data:`LABELS`)."""
-    kv = w5.kv_cache_bytes(L, d)
-    return {
-        "transformer": fmt.power_of_ten(w5.transformer_flops(L, d)),
-        "rnn": fmt.power_of_ten(w5.rnn_flops(L, d)),
-        "lstm": fmt.power_of_ten(w5.lstm_flops(L, d)),
-        "ratio": fmt.decimal(float(w5.ratio(L, d))),
-        "ratio_lstm": fmt.decimal(float(w5.ratio(L, d, "LSTM"))),
-        "state": fmt.si_bytes(w5.recurrent_state_bytes(d)),
-        "kv": fmt.si_bytes(kv, 2 if kv >= 1e10 else 1),
-    }
 
 
 def controls() -> dict:
-    lengths = tuple(2**k for k in range(4, 18))  # 16 … 131.072
+    """The widget: the readout and the KV-cache against the LSTM's state at each L and d."""
 
     def state(L, d):
-        memory_L = np.array([2**k for k in range(0, 18)])
         return {
             "readout": reading(L, d),
             "plot": {
@@ -347,20 +360,13 @@ def controls() -> dict:
                 "ylabel": "bytes",
                 "marker": {"x": L, "y": w5.kv_cache_bytes(L, d)},
                 "series": [
-                    {
-                        "label": "KV-cache",
-                        "x": memory_L.tolist(),
-                        "y": [w5.kv_cache_bytes(int(n), d) for n in memory_L],
-                    },
-                    {
-                        "label": "estat de la LSTM (h i c)",
-                        "x": [1, int(memory_L[-1])],
-                        "y": [w5.recurrent_state_bytes(d)] * 2,
-                    },
+                    {"label": "KV-cache", "x": TOKENS.tolist(), "y": [w5.kv_cache_bytes(int(t), d) for t in TOKENS]},
+                    {"label": "estat de la LSTM (h i c)", "x": [1, L_LONG], "y": [w5.recurrent_state_bytes(d)] * 2},
                 ],
             },
         }
 
+    lengths = tuple(2**k for k in range(4, 18))  # 16 … 131.072
     return spec(
         "w5",
         [
@@ -370,3 +376,44 @@ def controls() -> dict:
         state,
         LABELS,
     )
+
+
+def _plot_cost(d: int, length: int):
+    """FLOPs per layer against L (log–log): the Transformer's two terms, their sum, and three
+    recurrent layers (simple RNN, GRU, LSTM), with the crossing read off the sweep."""
+    lengths, crossing = w5.sweep(d)
+    cost = lambda f, *cell: np.array([f(int(n), d, *cell) for n in lengths], dtype=float)  # noqa: E731
+    projection, attention = cost(w5._projection_flops), cost(w5._attention_flops)
+    fig, ax = new_figure()
+    ax.loglog(lengths, projection, "--", color=BLUE, label="projeccions, $8Ld^2$")
+    ax.loglog(lengths, attention, ":", color=BLUE, label="atenció, $4L^2d$")
+    ax.loglog(lengths, projection + attention, "-", color=BLUE, label="Transformer")
+    ax.loglog(lengths, cost(w5.rnn_flops, "LSTM"), "--", color=ORANGE, label="LSTM, $16Ld^2$")
+    ax.loglog(lengths, cost(w5.rnn_flops, "GRU"), "-.", color=ORANGE, label="GRU, $12Ld^2$")
+    ax.loglog(lengths, cost(w5.rnn_flops), "-", color=ORANGE, label="RNN simple, $4Ld^2$")
+    ax.loglog([crossing], [8 * crossing * d**2], "o", color=GREY, label=f"creuament a L = {_crossing(crossing)}")
+    ax.axvline(length, color=GREY, lw=0.8, ls=":")
+    ax.set_xlabel("longitud de la seqüència $L$ (tokens)")
+    ax.set_ylabel("FLOP per capa")
+    log_log_ticks(ax)
+    ax.legend(fontsize=SMALL)
+    return fig
+
+
+def _plot_memory(d: int):
+    """Bytes kept to generate the next token, against tokens generated (log–log)."""
+    fig, ax = new_figure()
+    kv = [w5.kv_cache_bytes(int(t), d) for t in TOKENS]
+    ax.loglog(TOKENS, kv, "-", color=BLUE, label="Transformer: KV-cache")
+    ax.loglog(TOKENS, np.full(len(TOKENS), w5.recurrent_state_bytes(d)), "-", color=ORANGE, label="LSTM: estat (h i c)")
+    ax.set_xlabel("tokens generats $L$")
+    ax.set_ylabel("bytes")
+    log_log_ticks(ax)
+    ax.legend(fontsize=SMALL)
+    return fig
+
+
+@typeset
+def figures() -> dict:
+    """The page's figures, by the name the page shows them under."""
+    return {"w5_fig_cost": _plot_cost(w5.D, w5.L), "w6_fig_memory": _plot_memory(w5.D)}

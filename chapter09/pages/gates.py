@@ -1,20 +1,54 @@
-"""Widget 7's page: gates as σ(a)⊙b."""
+"""Widget 7's page: gates as σ(a)⊙b, its numbers, its widget and its figure."""
 
 from __future__ import annotations
 
 import math
 from functools import cache
 
+import numpy as np
+
 from .. import fmt
 from .. import gates as w7
 from ..claim import Claim, Correction, WidgetClaims, judge
 from ..interactive import control, plot_values, spec
+from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, new_figure, typeset
 
-__all__ = ["CHECKS", "LABELS", "controls", "reading", "readout"]
+__all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
 
-# --- widget 7 ------------------------------------------------------------------------
-
+SEED = 0  # the page's draw
 EXERCISE_TOP_K = 4  # exercise 1: top-4 of 16
+
+LABELS = {
+    "off": "canals apagats",
+    "off_exact": "canals apagats (exacte)",
+    "gap": "diferència amb la porta",
+    "lstm": "diferència LSTM",
+    "swiglu": "diferència SwiGLU",
+}
+
+
+def reading(top_k: int = w7.CHANNELS) -> dict[str, str]:
+    """Widget 7's readout with the router keeping ``top_k`` of the channels (the page's seed):
+    the strings the widget shows (keys of :data:`LABELS`), the prose's too."""
+    g = w7.gates(seed=SEED, top_k=top_k)
+    return {
+        "off": fmt.percent(g.switched_off, 0),
+        "off_exact": fmt.percent(g.switched_off, 1),
+        "gap": fmt.decimal(g.topk_gap, 3),
+        "lstm": _exact_gap(g.lstm_gap),
+        "swiglu": fmt.power_of_ten(g.swiglu_gap),
+    }
+
+
+def _exact_gap(x: float) -> str:
+    """A gap that should be an exact zero, as the page writes it: 0,0."""
+    return fmt.decimal(x, 1)
+
+
+def _router_label(top_k: int) -> str:
+    """The routed mixture's legend, in the figure and the widget."""
+    return f"router top-{fmt.integer(top_k)}"
+
 
 # --- the claims' checks: each judges the numbers of one sentence of the book ----------------
 
@@ -24,58 +58,59 @@ SWITCHED_OFF_SAID = "88" + fmt.NBSP + "%"  # "el router apaga el 88 % dels canal
 TOPK_JUMP = 0.1  # "la diferència salta": well above any rounding
 
 
-def same_form(lstm_bitwise: bool, moe_bitwise: bool, swiglu_gap: float) -> bool:
+def _same_form(lstm_bitwise: bool, moe_bitwise: bool, swiglu_gap: float) -> bool:
     """W7.1: with their parameters matched, the LSTM, the MoE and SwiGLU all compute σ(a)⊙b."""
     return lstm_bitwise and moe_bitwise and swiglu_gap < SAME_FORM_TOL
 
 
-def same_bits(lstm_gap: float, moe_gap: float) -> bool:
+def _same_bits(lstm_gap: float, moe_gap: float) -> bool:
     """W7.2: the LSTM and the MoE differ from σ(a)⊙b by an exact zero."""
     return lstm_gap == 0.0 and moe_gap == 0.0
 
 
-def rounding_gap(swiglu_gap: float) -> bool:
+def _rounding_gap(swiglu_gap: float) -> bool:
     """W7.3: SwiGLU differs from σ(a)⊙b, by no more than fp64 rounding."""
     return 0 < swiglu_gap <= FP64_ROUNDING
 
 
-def router_switches_off(switched_off_text: str, topk_gap: float) -> bool:
+def _router_switches_off(switched_off_text: str, topk_gap: float) -> bool:
     """W7.4: top-2 of 16 switches off 88 % of the channels and the difference jumps."""
     return switched_off_text == SWITCHED_OFF_SAID and topk_gap > TOPK_JUMP
 
 
-def swish_leaves_the_unit_interval(swish_range: tuple, sigmoid_range: tuple) -> bool:
+def _swish_leaves_the_unit_interval(swish_range: tuple, sigmoid_range: tuple) -> bool:
     """W7.5: Swish(a) goes below 0 and above 1, where σ(a) stays strictly between them."""
     return swish_range[0] < 0 and swish_range[1] > 1 and 0 < sigmoid_range[0] and sigmoid_range[1] < 1
 
 
 CHECKS = {
-    "W7.1": same_form,
-    "W7.2": same_bits,
-    "W7.3": rounding_gap,
-    "W7.4": router_switches_off,
-    "W7.5": swish_leaves_the_unit_interval,
+    "W7.1": _same_form,
+    "W7.2": _same_bits,
+    "W7.3": _rounding_gap,
+    "W7.4": _router_switches_off,
+    "W7.5": _swish_leaves_the_unit_interval,
 }
 
 
 @cache
 def readout() -> WidgetClaims:
-    seed = 0
-    g = w7.gates(seed=seed)
-    rob = w7.robustness()
+    """The page's numbers (glue key → Catalan string) and its rows of the claims registry."""
+    g, rob = w7.gates(seed=SEED), w7.robustness()
     gaps = dict(rob.swiglu_gaps)
-    g_ex = w7.gates(seed=seed, top_k=EXERCISE_TOP_K)
-    kept, gate_weights, softmax_weights = w7.router_weights(g.a, g.top_k)
-    swish_argmin, swish_low = w7.swish_minimum()
+    if not g.same_experts:
+        raise ValueError("exercise 3 needs the sigmoid gates and the softmax router to keep the same experts")
+    kept, gate_weights, softmax_weights = w7._router_weights(g.a, g.top_k)
+    swish_argmin, swish_low = w7._swish_minimum()
+    here, exercise = reading(g.top_k), reading(EXERCISE_TOP_K)
     both = lambda xs: " i ".join(xs)  # noqa: E731
     n = {
-        "w7_seed": fmt.integer(seed),
+        "w7_seed": fmt.integer(SEED),
         "w7_n_seeds": fmt.integer(rob.n_seeds),
         "w7_channels": fmt.integer(g.channels),
         "w7_top_k": fmt.integer(g.top_k),
-        "w7_lstm_gap": fmt.decimal(g.lstm_gap, 1),
-        "w7_moe_gap": fmt.decimal(g.moe_gap, 1),
-        "w7_swiglu_gap": fmt.power_of_ten(g.swiglu_gap),
+        "w7_lstm_gap": here["lstm"],
+        "w7_moe_gap": _exact_gap(g.moe_gap),
+        "w7_swiglu_gap": here["swiglu"],
         "w7_swiglu_gap_order": "10" + str(math.floor(math.log10(g.swiglu_gap))).translate(fmt.SUPERSCRIPT),
         "w7_unit_roundoff": fmt.power_of_ten(2.0**-53),
         "w7_bitwise_share": fmt.share(rob.bitwise),
@@ -84,9 +119,9 @@ def readout() -> WidgetClaims:
         "w7_gap_smaller_share": fmt.share(sum(v for k, v in gaps.items() if k < 2.0**-53)),
         "w7_gap_larger_share": fmt.share(sum(v for k, v in gaps.items() if k > 2.0**-52)),
         "w7_gap_max": fmt.power_of_ten(max(gaps)),
-        "w7_switched_off": fmt.percent(g.switched_off, 0),
-        "w7_switched_off_exact": fmt.percent(g.switched_off, 1),
-        "w7_topk_gap": fmt.decimal(g.topk_gap, 3),
+        "w7_switched_off": here["off"],
+        "w7_switched_off_exact": here["off_exact"],
+        "w7_topk_gap": here["gap"],
         "w7_topk_median": fmt.decimal(rob.topk_gap_median, 2),
         "w7_topk_min": fmt.decimal(rob.topk_gap_range[0], 2),
         "w7_topk_max": fmt.decimal(rob.topk_gap_range[1], 2),
@@ -95,10 +130,10 @@ def readout() -> WidgetClaims:
         "w7_sigmoid_min": fmt.decimal(rob.sigmoid_range[0], 2),
         "w7_sigmoid_max": fmt.decimal(rob.sigmoid_range[1], 2),
         "w7_same_experts_share": fmt.share(rob.same_experts),
-        "w7_ex_top_k": fmt.integer(g_ex.top_k),
-        "w7_ex_off": fmt.percent(g_ex.switched_off, 0),
-        "w7_ex_off_count": fmt.integer(g_ex.channels - g_ex.top_k),
-        "w7_ex_gap": fmt.decimal(g_ex.topk_gap, 3),
+        "w7_ex_top_k": fmt.integer(EXERCISE_TOP_K),
+        "w7_ex_off": exercise["off"],
+        "w7_ex_off_count": fmt.integer(g.channels - EXERCISE_TOP_K),
+        "w7_ex_gap": exercise["gap"],
         "w7_swish_argmin": fmt.decimal(swish_argmin, 3),
         "w7_swish_low": fmt.decimal(swish_low, 3),
         "w7_router_channels": both(fmt.integer(int(j) + 1) for j in kept),
@@ -108,11 +143,11 @@ def readout() -> WidgetClaims:
         "w7_router_softmax_sum": fmt.decimal(float(softmax_weights.sum())),
     }
     # the figure's text alternative (its ``:alt:``): what is drawn, its range, what it shows
-    reference = w7.reference(g.a, g.b)  # the figure's bars of σ(a)⊙b
+    reference = w7.reference(g.a, g.b)
     n["w7_fig_gates_alt"] = (
         f"Sortida de cadascun dels {n['w7_channels']} canals, entre {fmt.decimal(float(reference.min()))} i "
         f"{fmt.decimal(float(reference.max()))}: la referència σ(a)⊙b dona un valor a cada canal; el "
-        f"router top-{n['w7_top_k']} només calcula els canals {n['w7_router_channels']} i apaga "
+        f"{_router_label(g.top_k)} només calcula els canals {n['w7_router_channels']} i apaga "
         f"{fmt.el(n['w7_switched_off_exact'])} restant, i la diferència màxima amb la referència és "
         f"{n['w7_topk_gap']}."
     )
@@ -122,14 +157,14 @@ def readout() -> WidgetClaims:
             "LSTM, MoE i SwiGLU tenen la mateixa forma σ(a)⊙b.",
             "method",
             "amb els paràmetres igualats, les tres arriben a σ(a)⊙b",
-            **judge(same_form, g.lstm_bitwise, g.moe_bitwise, g.swiglu_gap),
+            **judge(_same_form, g.lstm_gap == 0.0, g.moe_gap == 0.0, g.swiglu_gap),
         ),
         Claim(
             "W7.2",
             "L'LSTM i el MoE donen zero exacte: els mateixos bits.",
             "exact",
             "{w7_lstm_gap} i {w7_moe_gap}",
-            **judge(same_bits, g.lstm_gap, g.moe_gap),
+            **judge(_same_bits, g.lstm_gap, g.moe_gap),
             robustness="bit a bit en {w7_bitwise_share__el}",
         ),
         Claim(
@@ -137,7 +172,7 @@ def readout() -> WidgetClaims:
             "SwiGLU se'n separa per 1,11·10⁻¹⁶, l'arrodoniment de fp64.",
             "draw",
             "{w7_swiglu_gap}",
-            **judge(rounding_gap, g.swiglu_gap),
+            **judge(_rounding_gap, g.swiglu_gap),
             robustness="2⁻⁵³ en {w7_gap_53_share__el}, 2⁻⁵² en {w7_gap_52_share__el}, menys en "
             "{w7_gap_smaller_share__el}, més en {w7_gap_larger_share__el} (com a molt {w7_gap_max})",
         ),
@@ -146,7 +181,7 @@ def readout() -> WidgetClaims:
             "Top-k 2 de 16: el router apaga el 88 % dels canals i la diferència salta a 0,804.",
             "draw",
             "{w7_switched_off_exact} → {w7_switched_off}; diferència {w7_topk_gap}",
-            **judge(router_switches_off, n["w7_switched_off"], g.topk_gap),
+            **judge(_router_switches_off, n["w7_switched_off"], g.topk_gap),
             robustness="mediana {w7_topk_median}, {w7_topk_min__de} a {w7_topk_max}",
         ),
         Claim(
@@ -154,7 +189,7 @@ def readout() -> WidgetClaims:
             "SwiGLU lliga l'argument de la sigmoide amb el senyal (la mateixa x); l'LSTM els té independents.",
             "qualitative",
             "Swish(a) {w7_swish_min__de} a {w7_swish_max}; σ(a) {w7_sigmoid_min__de} a {w7_sigmoid_max}",
-            **judge(swish_leaves_the_unit_interval, rob.swish_range, rob.sigmoid_range),
+            **judge(_swish_leaves_the_unit_interval, rob.swish_range, rob.sigmoid_range),
         ),
     )
     corrections = (
@@ -181,52 +216,42 @@ def readout() -> WidgetClaims:
     return WidgetClaims("W7", "07-portes", n, claims, corrections, paragraphs=(14, 15, 16))
 
 
-# --- widget 7 ---------------------------------------------------------------------------------
-
-LABELS = {
-    "off": "canals apagats",
-    "off_exact": "canals apagats (exacte)",
-    "gap": "diferència amb la porta",
-    "lstm": "diferència LSTM",
-    "swiglu": "diferència SwiGLU",
-}
-
-
-def reading(top_k: int = w7.CHANNELS) -> dict[str, str]:
-    """Widget 7's readout with the router keeping ``top_k`` of the channels (the page's seed):
-    the strings the widget shows (keys of :data:`LABELS`)."""
-    g = w7.gates(seed=0, top_k=top_k)
-    return {
-        "off": fmt.percent(g.switched_off, 0),
-        "off_exact": fmt.percent(g.switched_off, 1),
-        "gap": fmt.decimal(g.topk_gap, 3),
-        "lstm": fmt.decimal(g.lstm_gap, 1),
-        "swiglu": fmt.power_of_ten(g.swiglu_gap),
-    }
-
-
 def controls() -> dict:
+    """The widget: the readout and the bars of σ(a)⊙b and of the router at each top-k."""
+
     def state(top_k):
-        g = w7.gates(seed=0, top_k=top_k)
+        g = w7.gates(seed=SEED, top_k=top_k)
         return {
             "readout": reading(top_k),
             "plot": {
                 "kind": "bars",
                 "xlabel": "canal",
                 "ylabel": "sortida",
-                "labels": [str(j + 1) for j in range(g.channels)],
+                "labels": [fmt.integer(j + 1) for j in range(g.channels)],
                 "series": [
                     {"label": "σ(a)⊙b", "y": plot_values(w7.reference(g.a, g.b))},
-                    {"label": f"router top-{top_k}", "y": plot_values(w7.moe(g.a, g.b, top_k))},
+                    {"label": _router_label(top_k), "y": plot_values(w7.moe(g.a, g.b, top_k))},
                 ],
             },
         }
 
-    return spec(
-        "w7",
-        [
-            control("top_k", "top-k", tuple(range(1, w7.CHANNELS + 1)), w7.CHANNELS, fmt.integer),
-        ],
-        state,
-        LABELS,
-    )
+    top_k = control("top_k", "top-k", tuple(range(1, w7.CHANNELS + 1)), w7.CHANNELS, fmt.integer)
+    return spec("w7", [top_k], state, LABELS)
+
+
+@typeset
+def figures() -> dict:
+    """The page's figure, by the name the page shows it under: σ(a)⊙b per channel, and what
+    the top-k router keeps of it."""
+    g = w7.gates(seed=SEED)
+    fig, ax = new_figure()
+    j = np.arange(g.channels)
+    ax.bar(j - 0.2, w7.reference(g.a, g.b), width=0.4, color=BLUE, label="σ(a)⊙b (porta, LSTM, SwiGLU)")
+    ax.bar(j + 0.2, w7.moe(g.a, g.b, g.top_k), width=0.4, color=ORANGE, label=_router_label(g.top_k))
+    ax.axhline(0, color=GREY, lw=0.8)
+    ax.set_xticks(j, [fmt.integer(i + 1) for i in j])
+    ax.set_xlabel("canal")
+    ax.set_ylabel("sortida")
+    catalan_ticks(ax, "y")
+    ax.legend(fontsize=SMALL)
+    return {"w7_fig_gates": fig}
