@@ -5,17 +5,16 @@ with ``q`` bits, can hand over at most ``2^(d·q)`` different codes.  There are
 ``V^L`` sentences of ``L`` words from a vocabulary of ``V``.  When there are
 fewer codes than sentences, some sentences share a code, and no decoder can
 tell them apart: at most ``2^(d·q)`` sentences come back, a fraction
-``2^(d·q) / V^L = 2^(d·q − L·log₂V)`` of them, whatever the encoder is.
 
-Everything here is exact: integers and ``fractions.Fraction`` (``V^L`` is never
-a float, so it never overflows).
+    2^(d·q) / V^L = 2^(d·q − L·log₂V)
+
+of them, whatever the encoder is.  The exponent's ``L·log₂V − d·q`` are the bits
+missing.  Everything is exact: integers and ``fractions.Fraction`` (``V^L`` is
+never a float, so it never overflows).
 
 >>> b = bottleneck()
 >>> b.codes, b.sentences, b.missing_bits, b.fraction
 (4294967296, 1099511627776, 8.0, Fraction(1, 256))
->>> from chapter09.fmt import percent
->>> percent(float(b.fraction), 6)
-'0,390625\\xa0%'
 
 With realistic sizes the bound does not bind: 1.000 float32 components hold 32.000 bits,
 a 50-word sentence over 32.000 words needs about 750, and only sentences longer than
@@ -24,6 +23,13 @@ a 50-word sentence over 32.000 words needs about 750, and only sentences longer 
 >>> r = bottleneck(*REALISTIC)
 >>> r.fits, round(r.L * math.log2(r.V), 1), longest_sentence(*REALISTIC[:3])
 (True, 748.3, 2138)
+
+The principle at work, on a case small enough to enumerate: all ``4⁴ = 256`` sentences
+through a toy encoder into ``2^(2·3) = 64`` codes.
+
+>>> p = pigeonhole()
+>>> p.bound.sentences, p.bound.codes, p.distinct_codes <= p.bound.codes
+(256, 64, True)
 """
 
 from __future__ import annotations
@@ -40,8 +46,6 @@ from .common import memo
 
 __all__ = [
     "ENUMERATION_LIMIT",
-    "MAX_FRACTION_LENGTHS",
-    "MAX_LENGTHS",
     "REALISTIC",
     "Bottleneck",
     "D",
@@ -51,20 +55,15 @@ __all__ = [
     "V",
     "bottleneck",
     "encode",
-    "fraction_by_length",
     "longest_sentence",
-    "missing_bits",
     "pigeonhole",
-    "sentence_bits",
 ]
 
 D, Q, V, L = 4, 8, 1024, 4
 # A realistic encoder of 2014: a thousand float32 components, a vocabulary of 32.000 words,
 # a long sentence of 50 words (d, q, V, L).
 REALISTIC = (1000, 32, 32000, 50)
-MAX_LENGTHS = 10**6  # sentence_bits(): lengths of one call (half a second)
-MAX_FRACTION_LENGTHS = 1000  # fraction_by_length(): each length computes V^L exactly
-ENUMERATION_LIMIT = 2 * 10**7  # pigeonhole(): V^L·L·d numbers of the enumeration (about 2 s, 160 MB)
+ENUMERATION_LIMIT = 2 * 10**7  # V^L·L·d numbers of an enumeration (about 2 s, 160 MB)
 
 
 @dataclass(frozen=True)
@@ -84,36 +83,13 @@ class Bottleneck:
 
 
 def _params(d, q, V, L):
+    """The four sizes, validated."""
     return (
         _check.integer("d", d, 1, 4096),
         _check.integer("q", q, 1, 64),
         _check.integer("V", V, 2, 10**7),
         _check.integer("L", L, 1, 4096),
     )
-
-
-def missing_bits(d: int, q: int, V: int, L: int) -> float:
-    """``L·log₂V − d·q``: exact whenever V is a power of two (log₂ is then an integer).
-
-    Parameters
-    ----------
-    d : int, 1 … 4096
-        Components of the encoder's vector.
-    q : int, 1 … 64
-        Bits per component.
-    V : int, 2 … 10**7
-        Vocabulary size, in words.
-    L : int, 1 … 4096
-        Sentence length, in words.
-
-    Returns
-    -------
-    float
-        The bits the sentences need beyond the code's ``d·q``, in bits (≤ 0: none is missing).
-    """
-    d, q, V, L = _params(d, q, V, L)
-    log2V = V.bit_length() - 1 if V & (V - 1) == 0 else math.log2(V)
-    return float(L * log2V - d * q)
 
 
 def bottleneck(d: int = D, q: int = Q, V: int = V, L: int = L) -> Bottleneck:
@@ -138,9 +114,9 @@ def bottleneck(d: int = D, q: int = Q, V: int = V, L: int = L) -> Bottleneck:
     """
     d, q, V, L = _params(d, q, V, L)
     codes, sentences = 2 ** (d * q), V**L
-    return Bottleneck(
-        d, q, V, L, codes, sentences, missing_bits(d, q, V, L), min(Fraction(1), Fraction(codes, sentences))
-    )
+    log2V = V.bit_length() - 1 if V & (V - 1) == 0 else math.log2(V)  # an integer for a power of two: exact bits
+    missing = float(L * log2V - d * q)
+    return Bottleneck(d, q, V, L, codes, sentences, missing, min(Fraction(1), Fraction(codes, sentences)))
 
 
 def longest_sentence(d: int, q: int, V: int) -> int:
@@ -165,36 +141,13 @@ def longest_sentence(d: int, q: int, V: int) -> int:
     (3, 66)
     """
     d, q, V, _ = _params(d, q, V, 1)
-    bits = d * q
-    L = int(bits / math.log2(V))
-    while L > 0 and V**L > 2**bits:
+    codes = 2 ** (d * q)
+    L = int(d * q / math.log2(V))
+    while L > 0 and V**L > codes:
         L -= 1
-    while V ** (L + 1) <= 2**bits:
+    while V ** (L + 1) <= codes:
         L += 1
     return L
-
-
-def sentence_bits(V: int, lengths) -> np.ndarray:
-    """``L·log₂V`` for each ``L`` of ``lengths``: the bits it takes to tell every sentence apart.
-
-    Parameters
-    ----------
-    V : int, 2 … 10**7
-        Vocabulary size, in words.
-    lengths : iterable of int, 1 … 10**6 of them (MAX_LENGTHS), each 1 … 10**6
-        Sentence lengths, in words.
-
-    Returns
-    -------
-    numpy.ndarray of float64, shape (len(lengths),)
-        The bits at each length, in bits (read-only).
-    """
-    V = _check.integer("V", V, 2, 10**7)
-    lengths = [
-        _check.integer(f"lengths[{i}]", n, 1, 10**6)
-        for i, n in enumerate(_check.count("lengths", lengths, MAX_LENGTHS))
-    ]
-    return _check.frozen(np.array(lengths, dtype=np.float64) * math.log2(V))
 
 
 # --- the pigeonhole at work, on a case small enough to enumerate -------------------
@@ -212,8 +165,8 @@ class Pigeonhole:
 
 
 def encode(sentences: np.ndarray, embedding: np.ndarray, q: int) -> np.ndarray:
-    """A toy encoder: a position-weighted sum of word vectors, squashed by tanh, then
-    each component quantised to ``q`` bits (``2^q`` levels over [-1, 1]).
+    """A toy encoder: ``h = tanh(Σ_l e_{w_l} / l)``, a sum of word vectors in which earlier
+    words weigh more, then each component quantised to ``q`` bits (``2^q`` levels over [-1, 1]).
 
     Parameters
     ----------
@@ -235,20 +188,17 @@ def encode(sentences: np.ndarray, embedding: np.ndarray, q: int) -> np.ndarray:
         sentences = np.asarray(sentences)
     except (ValueError, TypeError):  # ragged rows
         sentences = np.asarray(None)
-    embedding = _check.array("embedding", embedding, ndim=2)
-    q = _check.integer("q", q, 1, 62)
+    embedding, q = _check.array("embedding", embedding, ndim=2), _check.integer("q", q, 1, 62)
     if sentences.ndim != 2 or not np.issubdtype(sentences.dtype, np.integer):
         raise ValueError(
-            f"sentences must be a 2-D array of integer word indices, got an array of {sentences.dtype} "
-            f"of shape {sentences.shape}"
+            f"sentences must be a 2-D array of word indices, got {sentences.dtype} of shape {sentences.shape}"
         )
-    if sentences.size and (sentences.min() < 0 or sentences.max() >= embedding.shape[0]):
+    if sentences.size and (sentences.min() < 0 or sentences.max() >= len(embedding)):
         raise ValueError(
-            f"sentences must index words 0 … {embedding.shape[0] - 1}, got {sentences.min()} … {sentences.max()}"
+            f"sentences must index words 0 … {len(embedding) - 1}, got {sentences.min()} … {sentences.max()}"
         )
     _check.size("sentences and embedding", sentences.size * embedding.shape[1], ENUMERATION_LIMIT, "n·L·d")
-    L = sentences.shape[1]
-    weights = 1.0 / np.arange(1, L + 1)  # earlier words weigh more
+    weights = 1.0 / np.arange(1, sentences.shape[1] + 1)
     with np.errstate(over="ignore", invalid="ignore"):
         h = np.tanh(np.einsum("l,nld->nd", weights, embedding[sentences]))
     if np.any(np.isnan(h)):
@@ -278,10 +228,6 @@ def pigeonhole(d: int = 2, q: int = 3, V: int = 4, L: int = 4, seed: int = 0) ->
     -------
     Pigeonhole
         The counts of the codes used (immutable, remembered).
-
-    >>> p = pigeonhole()
-    >>> p.bound.sentences, p.bound.codes, p.distinct_codes <= p.bound.codes
-    (256, 64, True)
     """
     d, q, V, L = _params(d, q, V, L)
     if L * math.log10(V) > 6.01 or V**L > 10**6:  # the log first: V**L of 10**7 and 4096 takes a while
@@ -290,41 +236,11 @@ def pigeonhole(d: int = 2, q: int = 3, V: int = 4, L: int = 4, seed: int = 0) ->
     seed = _check.integer("seed", seed, 0, 2**63 - 1)
     embedding = np.random.default_rng(seed).standard_normal((V, d))
     sentences = np.array(np.unravel_index(np.arange(V**L), (V,) * L)).T
-    codes = encode(sentences, embedding, q)
-    counts = Counter(map(tuple, codes))
-    histogram = Counter(counts.values())
+    counts = Counter(map(tuple, encode(sentences, embedding, q)))
     return Pigeonhole(
         bound=bottleneck(d, q, V, L),
         distinct_codes=len(counts),
         largest_share=max(counts.values()),
         reconstructible=Fraction(len(counts), V**L),
-        sentences_per_code=tuple(sorted(histogram.items())),
+        sentences_per_code=tuple(sorted(Counter(counts.values()).items())),
     )
-
-
-@memo
-def fraction_by_length(d: int = D, q: int = Q, V: int = V, lengths=range(1, 13)):
-    """The largest reconstructible fraction for each sentence length (the widget's plot).
-
-    Parameters
-    ----------
-    d : int, 1 … 4096
-        Components of the encoder's vector.
-    q : int, 1 … 64
-        Bits per component.
-    V : int, 2 … 10**7
-        Vocabulary size, in words.
-    lengths : iterable of int, 1 … 1000 of them, each 1 … 4096
-        Sentence lengths, in words (remembered only when hashable, as a ``range`` or tuple is).
-
-    Returns
-    -------
-    tuple of (int, fractions.Fraction) pairs
-        Each length with the largest fraction of its ``V^L`` sentences that can come back.
-    """
-    d, q, V, _ = _params(d, q, V, 1)
-    lengths = [
-        _check.integer(f"lengths[{i}]", n, 1, 4096)
-        for i, n in enumerate(_check.count("lengths", lengths, MAX_FRACTION_LENGTHS))
-    ]
-    return tuple((L, bottleneck(d, q, V, L).fraction) for L in lengths)

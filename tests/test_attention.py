@@ -35,13 +35,13 @@ def test_span_limits():
     one_hot, uniform = np.eye(4), np.full((4, 4), 0.25)
     np.testing.assert_allclose(w4.effective_span(one_hot), 1.0)
     np.testing.assert_allclose(w4.effective_span(uniform), 4.0)
-    np.testing.assert_allclose(w4.participation(uniform), 4.0)
+    np.testing.assert_allclose(w4._participation(uniform), 4.0)
     assert w4.attend(temperature=1e-3).span.max() == pytest.approx(1.0, abs=1e-12)
     assert w4.attend(temperature=1e3).span.min() == pytest.approx(7.0, abs=1e-4)
 
 
 def test_span_grows_with_temperature_towards_n():
-    _taus, spans = w4.span_curve()
+    _taus, spans = w4._span_curve()
     assert np.all(np.diff(spans) >= -1e-12) and spans[0] >= 1.0 and spans[-1] <= 7.0
 
 
@@ -75,24 +75,34 @@ def test_bad_parameters_raise_value_error_naming_them(kwargs, name):
 
 
 def test_rows_do_not_depend_on_the_seed_and_split_into_exact_and_rounded():
-    for tau in (1e-3, 0.05, 1.0, 4.0, 1e3):
+    for tau in w4.TEXT_TEMPERATURES:
         np.testing.assert_array_equal(
             w4.attend(temperature=tau, seed=0).alpha, w4.attend(temperature=tau, seed=7).alpha
         )
-    split = w4.row_sum_split()
-    assert split == {0: 21, 1: 1, 2: 13} and sum(split.values()) == 5 * w4.N
-    assert w4.robustness().sums_exactly_one == pytest.approx(21 / 35)
+    ulps = w4._row_sum_errors()
+    values, counts = np.unique(ulps, return_counts=True)
+    assert dict(zip(values.tolist(), counts.tolist())) == {0: 21, 1: 1, 2: 13} and len(ulps) == 5 * w4.N
+
+
+def test_the_seeds_batch_is_the_seeds_one_by_one():
+    """robustness() runs every seed in one forward pass; attend() runs one: the same numbers, bit for bit."""
+    r = w4.robustness(30)
+    cold = [w4.attend(temperature=w4.COLD, seed=s) for s in range(30)]
+    warm = [w4.attend(temperature=w4.WARM, seed=s) for s in range(30)]
+    assert r.copy_worst == max(a.copy_gap / a.state_spacing for a in cold)
+    assert r.mean_worst == max(a.mean_gap / a.state_spacing for a in warm)
+    assert r.hull_exact_zero == 1.0 and all(a.hull_excess == 0.0 for a in cold + warm)
 
 
 def test_equal_states_put_the_context_outside_by_a_rounding():
     """In floating point the hull is not a theorem: with one state repeated, the context is the row sum."""
-    excess, off = w4.constant_states(1.0)
+    excess, off = w4._constant_states(1.0)
     assert excess == 2.0**-52 and off == -(2.0**-52)
-    assert w4.constant_states(1e-3) == (0.0, 0.0)  # one-hot rows sum to 1 exactly
+    assert w4._constant_states(1e-3) == (0.0, 0.0)  # one-hot rows sum to 1 exactly
 
 
 def test_underflow_gives_exact_zeros_but_never_negatives():
-    zeros, zeroed, kept, floor = w4.underflow(1e-3)
+    zeros, zeroed, kept, floor = w4._underflow(1e-3)
     a = w4.attend(temperature=1e-3)
     assert zeros == int((a.alpha == 0).sum()) == 30 and np.all(a.alpha >= 0)
     assert round(zeroed) == -800 < floor < round(kept) == -400
@@ -101,9 +111,8 @@ def test_underflow_gives_exact_zeros_but_never_negatives():
 
 def test_scaled_dot_product_is_a_temperature_and_depends_on_the_states():
     states = np.random.default_rng(3).standard_normal((5, 16))
-    np.testing.assert_allclose(
-        w4.softmax(w4.dot_scores(states), 1.0), w4.softmax(w4.dot_scores(states, scaled=False), 4.0), rtol=1e-12
-    )
+    raw = states @ states.T
+    np.testing.assert_allclose(w4.softmax(raw / np.sqrt(16), 1.0), w4.softmax(raw, 4.0), rtol=1e-12)
     s = w4.seed_dependence()
     assert s.monotone_spread == 0.0
     assert 1.0 < s.dot_span_min < s.dot_span_median < s.dot_span_max < w4.N
@@ -121,15 +130,29 @@ def test_exercise_answers():
     assert (n["w4_const_excess"], n["w4_const_sum"]) == ("2,22·10⁻¹⁶", "1 − 2⁻⁵²")
 
 
+def test_the_prose_and_the_widget_print_each_number_alike():
+    """One formatting per quantity: the widget at the text's temperatures shows the text's strings."""
+    from chapter09.pages.attention import reading, readout
+
+    n = readout().numbers
+    for tau, key in ((w4.TEMPERATURE, ""), (w4.COLD, "_cold"), (w4.WARM, "_warm")):
+        assert reading(tau)["span"] == n[f"w4_span{key}"]
+    assert (reading(w4.COLD)["part"], reading(w4.WARM)["part"]) == (n["w4_part_cold"], n["w4_part_warm"])
+    assert (reading(w4.COLD)["copy"], reading(w4.WARM)["copy"]) == (n["w4_copy_gap_cold"], n["w4_copy_gap_warm"])
+    assert (reading()["minw"], reading()["hull"]) == (n["w4_min_weight"], n["w4_hull_excess"])
+    assert reading(w4.WARM)["span"] == "6,91" and reading(w4.COLD)["span"] == "1,005"
+
+
 @pytest.mark.parametrize(
     "call, name",
     [
-        (lambda: w4.dot_scores(np.ones(3)), "states"),
-        (lambda: w4.constant_states(0.0), "temperature"),
-        (lambda: w4.underflow(1e4), "temperature"),
         (lambda: w4.seed_dependence(0), "n_seeds"),
+        (lambda: w4.seed_dependence(n=1), "n"),
+        (lambda: w4.robustness(0), "n_seeds"),
+        (lambda: w4.hull_excess(np.zeros((2, 3)), np.zeros((2, 4))), "context and states"),
+        (lambda: w4.effective_span(np.array([[0.5, 0.6]])), "alpha"),
     ],
 )
-def test_new_functions_name_their_bad_parameters(call, name):
+def test_public_functions_name_their_bad_parameters(call, name):
     with pytest.raises(ValueError, match=rf"^{name} must"):
         call()

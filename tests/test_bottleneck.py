@@ -88,15 +88,6 @@ def test_longest_sentence_is_exact(d, q, V):
     assert V**L <= 2 ** (d * q) < V ** (L + 1)
 
 
-def test_sentence_bits():
-    np = pytest.importorskip("numpy")
-    np.testing.assert_allclose(w3.sentence_bits(1024, [1, 4]), [10.0, 40.0])
-    with pytest.raises(ValueError, match="^V must be"):
-        w3.sentence_bits(1, [1])
-    with pytest.raises(ValueError, match=r"^lengths\[0\] must be"):  # the parameter, and which of its values
-        w3.sentence_bits(4, [0])
-
-
 def test_exercise_answers():
     """The page's exercises: a word more divides by V; the fullest code; one bit per component."""
     from chapter09.pages.bottleneck import readout
@@ -108,3 +99,18 @@ def test_exercise_answers():
     assert (n["w3_ex_one_bit_dq"], n["w3_ex_one_bit_L"]) == ("1.000", "66")
     assert (n["w3_real_L_log2V"], n["w3_real_Lmax"], n["w3_real_fraction"]) == ("748,3", "2.138", "100\xa0%")
     assert n["w3_below_share"] == "100\xa0%"
+
+
+def test_the_prose_and_the_widget_print_each_number_alike():
+    """One formatting per quantity: the widget at the text's setting shows the text's strings."""
+    from chapter09.pages.bottleneck import reading, readout
+
+    n, r = readout().numbers, reading()
+    assert (r["codes"], r["sentences"], r["missing"], r["fraction"]) == (
+        n["w3_codes"],
+        n["w3_sentences"],
+        n["w3_missing"],
+        n["w3_fraction"],
+    )
+    assert reading(*w3.REALISTIC)["fraction"] == n["w3_real_fraction"] == "100\xa0%"
+    assert reading(d=2, q=3, V=4, L=4)["fraction"] == n["w3_tiny_bound"] == "25\xa0%"
