@@ -26,7 +26,9 @@ import ast
 import hashlib
 import os
 import platform
+import re
 import shutil
+import textwrap
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -42,6 +44,7 @@ LIBRARIES = ("numpy", "matplotlib", "babel", "num2words", "ipykernel", "myst-nb"
 FIGURE_FORMATS = {"html": "svg", "latex": "pdf"}  # by builder format
 FORMATS_VARIABLE = "CHAPTER09_FIGURE_FORMATS"  # read by chapter09.plots.use_book_style in the kernels
 CACHE_VARIABLE = "CHAPTER09_CACHE"  # where the execution cache lives, if not beside the output
+ANSI = re.compile(r"\x1b\[[0-9;]*m")  # the kernel's colours
 KEY = "\n\n```{{code-cell}} ipython3\n:tags: [remove-cell]\n\n# chapter09 execution key: {}\n```\n"
 
 
@@ -175,6 +178,19 @@ def stylesheet_before_writing(app, builder) -> None:
         add_global_html_resources(app, None)
 
 
+def report_failed_cell(app, exception) -> None:
+    """build-finished: under ``-j`` a page that raised ends the build with the cell's traceback in a
+    log file only; say the page, the cell and its traceback on the console too."""
+    match = re.search(
+        r"(An error occurred while executing.*?)\n\s*The above exception",
+        str(getattr(exception, "traceback", "")),
+        re.S,
+    )
+    if match:
+        cell = ANSI.sub("", textwrap.dedent(match.group(1)))
+        logger.error(f"{exception.message.rpartition(': ')[2]}: a code cell raised an exception\n{cell}")
+
+
 def setup(app):
     app.add_config_value("chapter09_libraries", libraries(), "env")  # an upgrade reads every page again
     app.connect("config-inited", choose_cache)
@@ -182,4 +198,5 @@ def setup(app):
     app.connect("source-read", add_key)
     app.connect("env-get-updated", outputs_not_written)
     app.connect("write-started", stylesheet_before_writing)
+    app.connect("build-finished", report_failed_cell)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
