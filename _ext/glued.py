@@ -48,20 +48,32 @@ def glued(env, docname: str) -> dict[str, str]:
     return out
 
 
-def fill_alt_texts(app, doctree) -> None:
-    """doctree-read: each figure whose ``:alt:`` is ``{key}`` gets the string glued under ``key``."""
-    images = [(node, ALT.fullmatch(node.get("alt", ""))) for node in doctree.findall(nodes.image)]
-    if not any(match for _, match in images):
-        return
-    strings = glued(app.env, app.env.docname)
-    for node, match in images:
+def substitute(doctree, strings: dict[str, str], warn=None) -> int:
+    """Each image whose ``alt`` is ``{key}`` gets ``strings[key]``, else its figure's caption
+    (``warn(key, node)`` is told when ``strings`` has strings but not this one); how many."""
+    done = 0
+    for node in list(doctree.findall(nodes.image)):
+        match = ALT.fullmatch(node.get("alt", ""))
         if not match:
             continue
-        if match["key"] not in strings and strings:
-            logger.warning(f"a figure's :alt: names {match[0]}, which the page does not glue", location=node)
+        if match["key"] not in strings and strings and warn is not None:
+            warn(match["key"], node)
         figure = node.parent if isinstance(node.parent, nodes.figure) else None
         caption = next(iter(figure.findall(nodes.caption)), None) if figure is not None else None
         node["alt"] = strings.get(match["key"]) or " ".join((caption.astext() if caption else "").split())
+        done += 1
+    return done
+
+
+def fill_alt_texts(app, doctree) -> None:
+    """doctree-read: the page's figures get the strings it glued for them."""
+    if not any(ALT.fullmatch(node.get("alt", "")) for node in doctree.findall(nodes.image)):
+        return  # most pages: nothing to read
+
+    def warn(key, node):
+        logger.warning(f"a figure's :alt: names {{{key}}}, which the page does not glue", location=node)
+
+    substitute(doctree, glued(app.env, app.env.docname), warn)
 
 
 class registry_table(nodes.General, nodes.Element):

@@ -56,11 +56,24 @@ def execution_cache(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("cache")
 
 
+def checkout_state() -> dict:
+    """Every file of the checkout (bytecode, git, the venv and build output aside) and its stamp."""
+    skip = {"__pycache__", ".git", ".venv", "_build", ".pytest_cache", ".hypothesis", "node_modules"}
+    return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in ROOT.rglob("*") if not skip & set(p.parts)}
+
+
+WRITTEN_BY_THE_BUILD: set[Path] = set()  # files of the checkout the session's build changed (none, we hope)
+
+
 @pytest.fixture(scope="session")
 def built_book(tmp_path_factory, execution_cache) -> Path:
-    """A clean build (fresh cache, fresh output): the HTML folder."""
+    """A clean build (fresh cache, fresh output, both outside the checkout): the HTML folder.
+    The one build of the session that the tests read; it notes what it changed in the checkout."""
     tmp = tmp_path_factory.mktemp("book")
+    before = checkout_state()
     result = build_book(tmp / "out", execution_cache)
+    after = checkout_state()
+    WRITTEN_BY_THE_BUILD.update(p for p in set(before) | set(after) if before.get(p) != after.get(p))
     assert result.returncode == 0, f"sphinx-build -W failed:\n{result.stdout}\n{result.stderr}"
     return tmp / "out" / "html"
 

@@ -10,7 +10,9 @@ import re
 
 import pytest
 
-MODULES = ("rnn_gradient", "lstm_gradient", "bottleneck", "attention", "cost", "gates", "fmt", "common")
+from chapter09.widgets import WIDGETS
+
+MODULES = (*(w.module for w in WIDGETS), "fmt", "common")
 
 
 def load(name: str):

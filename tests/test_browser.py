@@ -12,26 +12,10 @@ import pytest
 from chapter09 import attention as w4
 from chapter09 import claims, fmt
 from chapter09.pages import attention, cost, gates, lstm_gradient, rnn_gradient
+from chapter09.widgets import CLAIMS_PAGE, WIDGETS
 
-PAGES = [
-    "index",
-    "01-gradient-rnn",
-    "02-rnn-lstm",
-    "03-coll-ampolla",
-    "04-atencio",
-    "05-cost-i-memoria",
-    "07-portes",
-    "afirmacions",
-    "bibliografia",
-]
-WIDGET_PAGE = {
-    "w1": "01-gradient-rnn",
-    "w2": "02-rnn-lstm",
-    "w3": "03-coll-ampolla",
-    "w4": "04-atencio",
-    "w5": "05-cost-i-memoria",
-    "w7": "07-portes",
-}
+PAGES = ["index", *(w.page for w in WIDGETS), CLAIMS_PAGE, "bibliografia"]
+WIDGET_PAGE = {f"w{w.number}": w.page for w in WIDGETS}
 
 
 @pytest.fixture()
@@ -123,7 +107,7 @@ def test_widget_4_temperatures_of_the_text(widget_on):
     spec, w = attention.controls(), widget_on("w4")
     for tau in (w4.COLD, w4.WARM):  # "Baixa la temperatura fins a 0,05", "Puja-la a 4"
         move(w, "tau", fmt.decimal(tau, 2 if tau < 1 else 0), spec)
-        assert readout(w, "span") == fmt.decimal(w4.attend(temperature=tau).span.mean(), 3)
+        assert readout(w, "span") == attention.reading(tau)["span"]
         assert readout(w, "hull") == "0,0"
 
 

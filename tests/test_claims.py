@@ -5,13 +5,14 @@ import re
 import pytest
 
 from chapter09 import claims
+from chapter09.widgets import WIDGETS
 
 from conftest import BOOK, ROOT, TEXT, author_paragraphs
 
 REGISTRY = claims.registry()
 GLUE = re.compile(r"\{glue:text\}`([^`]+)`")
 CELL_KEY = re.compile(r"[\"'](w\d_\w+)[\"']")  # a key a code cell reads from page.numbers
-ALT_KEY = re.compile(r"^:alt: \{(\w+)\}$", re.M)  # a figure's text alternative (_ext/figure_alt.py)
+ALT_KEY = re.compile(r"^:alt: \{(\w+)\}$", re.M)  # a figure's text alternative (_ext/glued.py)
 
 
 def page_source(w):
@@ -36,23 +37,36 @@ def test_every_claim_holds_as_the_book_states_it(w):
     assert not failing, f"claims that do not do what the registry expects: {failing}"
 
 
-def test_a_broken_claim_is_reported_on_stderr(capsys):
-    """The claims page writes a broken claim to stderr, which the build turns into a warning."""
+def test_a_broken_claim_is_reported_on_stderr_and_published_as_such(capsys):
+    """The page that computes a broken claim writes it to stderr, which the build turns into a
+    warning; the row it publishes for the claims page says so."""
     import dataclasses
+    import json
 
     w = REGISTRY[0]
     broken = dataclasses.replace(
         w, claims=(dataclasses.replace(w.claims[0], holds=not w.claims[0].holds), *w.claims[1:])
     )
-    table = claims.claims_table((broken,)).data
+    assert claims.warn_on_broken(broken) and claims.warn_on_broken(w) == []
     err = capsys.readouterr().err
     assert f"claim {w.claims[0].id} ({w.page})" in err and err.count("\n") == 1
-    assert "**no es compleix**" in table and "(s'hi espera)" not in table
+    row = json.loads(claims.published(broken))["claims"][0]
+    assert row[5] == "no es compleix" and row[0] == w.claims[0].id
     expected = dataclasses.replace(
         broken, claims=(dataclasses.replace(broken.claims[0], expected_to_hold=False), *w.claims[1:])
     )
-    table = claims.claims_table((expected,)).data
-    assert capsys.readouterr().err == "" and "no es compleix** (s'hi espera)" in table
+    assert claims.warn_on_broken(expected) == [] and capsys.readouterr().err == ""
+    assert claims.rows(expected)["claims"][0][5] == "no es compleix (s'hi espera)"
+
+
+def test_every_page_publishes_its_rows_in_the_tables_of_the_claims_page():
+    for w in REGISTRY:
+        tables = claims.rows(w)
+        assert set(tables) == set(claims.HEADERS)
+        assert [r[0] for r in tables["claims"]] == [c.id for c in w.claims]
+        for name, rows in tables.items():
+            assert all(len(r) == len(claims.HEADERS[name]) and all(isinstance(c, str) for c in r) for r in rows)
+        assert len(tables["corrections"]) + len(tables["typographic"]) == len(w.corrections)
 
 
 @pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
@@ -94,7 +108,7 @@ def test_the_page_carries_the_authors_paragraphs(w):
 
 def test_the_text_defaults_match_the_words_of_the_prose():
     """The prose says "deu dimensions i quaranta passos": the defaults must be 10 and 40."""
-    w = claims.widget1()
+    w = REGISTRY[0]
     assert "amb deu dimensions i quaranta passos" in author_paragraphs()[2]
     assert (w.numbers["w1_d"], w.numbers["w1_T"]) == ("10", "40")
 
@@ -147,7 +161,7 @@ def test_widget_html_is_valid_json_and_safe_inside_a_script():
         book.widget_html({**spec, "widget": 'w9" onload="x'})
 
 
-@pytest.mark.parametrize("module", ["rnn_gradient", "lstm_gradient", "bottleneck", "attention", "cost", "gates"])
+@pytest.mark.parametrize("module", [w.module for w in WIDGETS])
 def test_no_figure_text_is_smaller_than_the_style_allows(module):
     """8,5 pt at least (plots.SMALL): 11,3 px on a phone, where figures keep their size; ≥ 7 pt in the PDF."""
     import importlib
@@ -158,7 +172,7 @@ def test_no_figure_text_is_smaller_than_the_style_allows(module):
     from chapter09 import book, plots
 
     book.setup()
-    figures = importlib.import_module(f"chapter09.figures.{module}").figures()
+    figures = importlib.import_module(f"chapter09.pages.{module}").figures()
     for key, fig in figures.items():
         fig.canvas.draw()  # tick labels exist once drawn
         sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]

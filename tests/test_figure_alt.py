@@ -1,5 +1,5 @@
 """Every static figure's text alternative is a Catalan description computed from its data
-(``<figure key>_alt`` of its page's readout), put in place by ``_ext/figure_alt.py``."""
+(``<figure key>_alt`` of its page's readout), put in place by ``_ext/glued.py``."""
 
 import re
 import sys
@@ -16,7 +16,7 @@ from chapter09 import claims
 from conftest import BOOK, ROOT
 
 sys.path.insert(0, str(ROOT / "_ext"))
-import figure_alt
+import glued
 
 pytestmark = pytest.mark.book
 
@@ -90,7 +90,7 @@ def tiny_doctree() -> nodes.document:
 
 def test_the_extension_puts_the_glued_string_in_place_of_the_key():
     doctree, warned = tiny_doctree(), []
-    done = figure_alt.substitute(doctree, {"a_alt": "Cau d’1 a 10⁻¹⁶."}, lambda key, node: warned.append(key))
+    done = glued.substitute(doctree, {"a_alt": "Cau d’1 a 10⁻¹⁶."}, lambda key, node: warned.append(key))
     alts = [node["alt"] for node in doctree.findall(nodes.image)]
     assert done == 2
     assert alts == ["Cau d’1 a 10⁻¹⁶.", "La figura B.", "c.svg"]  # a missing key: the caption
@@ -99,22 +99,9 @@ def test_the_extension_puts_the_glued_string_in_place_of_the_key():
 
 def test_without_execution_the_caption_stands_in_and_nothing_is_reported():
     doctree, warned = tiny_doctree(), []
-    figure_alt.substitute(doctree, {}, lambda key, node: warned.append(key))
+    glued.substitute(doctree, {}, lambda key, node: warned.append(key))
     assert [node["alt"] for node in doctree.findall(nodes.image)] == ["La figura A.", "La figura B.", "c.svg"]
     assert warned == []
-    assert figure_alt.placeholder(nodes.image(alt="{k}")) == "k"
-    assert figure_alt.placeholder(nodes.image(alt="{k} i més")) is None
-
-
-def test_the_extension_is_parallel_safe():
-    class App:
-        def connect(self, event, handler):
-            self.connected = (event, handler)
-
-    app = App()
-    meta = figure_alt.setup(app)
-    assert app.connected == ("doctree-read", figure_alt.fill_alt_texts)
-    assert meta["parallel_read_safe"] and meta["parallel_write_safe"]
 
 
 # --- the built book --------------------------------------------------------------------------------

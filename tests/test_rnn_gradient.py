@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from chapter09 import rnn_gradient as w1
+from chapter09.rnn_gradient_seeds import robustness, sign_changes
 
 SETTINGS = [(w1.W_SCALE, w1.INPUT_SCALE), w1.SATURATING, w1.SMALL_INPUT, (0.3, 0.0)]
 
@@ -28,8 +29,8 @@ def all_states(r):
 @pytest.mark.parametrize("seed", [0, 7])
 def test_gradient_matches_central_finite_differences(w_scale, input_scale, seed):
     r = w1.simulate(w_scale=w_scale, input_scale=input_scale, seed=seed, T=12)
-    a = w1.forward(r.W_hh, r.W_xh, r.x)
-    directions, log_norms = w1.backprop(r.W_hh, a, r.u)
+    a = w1._forward(r.W_hh, r.W_xh, r.x)
+    directions, log_norms = w1._backprop(r.W_hh, a, r.u)
     H, eps = all_states(r), 1e-6
     # central differences resolve about 1e-10 of an O(1) loss: check the steps whose gradient
     # stands well above that, and make sure there are several of them
@@ -48,8 +49,9 @@ def test_gradient_matches_central_finite_differences(w_scale, input_scale, seed)
 
 def test_log_norms_of_the_readout_are_those_of_the_gradients():
     r = w1.simulate(seed=3)
-    a = w1.forward(r.W_hh, r.W_xh, r.x)
-    directions, log_norms = w1.backprop(r.W_hh, a, r.u)
+    a = w1._forward(r.W_hh, r.W_xh, r.x)
+    np.testing.assert_allclose(np.tanh(a), all_states(r)[1:], rtol=1e-13)  # forward against the plain recursion
+    directions, log_norms = w1._backprop(r.W_hh, a, r.u)
     np.testing.assert_allclose(np.linalg.norm(directions, axis=-1), 1.0, rtol=1e-12)
     np.testing.assert_array_equal(log_norms, r.log_grad_norms)
     assert log_norms[0] == 0.0  # ‖u‖ = 1
@@ -84,9 +86,16 @@ def test_radius_is_homogeneous_as_the_sweep_assumes():
 
 def test_tanh_prime_is_accurate_where_one_minus_tanh_squared_is_not():
     a = np.linspace(-5, 5, 101)
-    np.testing.assert_allclose(w1.tanh_prime(a), 1 - np.tanh(a) ** 2, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(w1._tanh_prime(a), 1 - np.tanh(a) ** 2, rtol=1e-12, atol=1e-15)
     assert 1 - np.tanh(30.0) ** 2 == 0.0
-    assert w1.tanh_prime(np.array(30.0)) == pytest.approx(4 * np.exp(-60.0), rel=1e-12)
+    assert w1._tanh_prime(np.array(30.0)) == pytest.approx(4 * np.exp(-60.0), rel=1e-12)
+
+
+def test_a_gradient_that_vanishes_exactly_is_minus_infinity_not_nan():
+    a = np.full((3, 2), 1e4)  # tanh′ underflows to exactly 0
+    directions, log_norms = w1._backprop(np.eye(2), a, np.array([1.0, 0.0]))
+    assert log_norms[0] == 0 and np.all(np.isneginf(log_norms[1:])) and np.all(directions[1:] == 0)
+    assert w1.slope(log_norms) == -np.inf
 
 
 def test_long_sequences_neither_overflow_nor_underflow():
@@ -102,30 +111,49 @@ def test_slope_is_the_least_squares_slope():
 
 
 def test_sweep_agrees_with_single_runs():
-    sw = w1.sweep(input_scale=0.05, seed=2)
+    sw = w1.sweep(input_scale=0.05, seeds=(2,))
+    assert sw.measured_slope.shape == (1, len(w1.SWEEP_SCALES))
     for i in (0, 15, 39, 79):
-        r = w1.simulate(w_scale=sw.scales[i], input_scale=0.05, seed=2)
-        assert sw.measured_slope[i] == pytest.approx(r.measured_slope, rel=1e-9, abs=1e-12)
-        assert sw.spectral_radius[i] == pytest.approx(r.spectral_radius, rel=1e-9)
-        assert sw.mean_tanh_prime[i] == pytest.approx(r.mean_tanh_prime, rel=1e-12)
+        r = w1.simulate(w_scale=w1.SWEEP_SCALES[i], input_scale=0.05, seed=2)
+        assert sw.measured_slope[0, i] == pytest.approx(r.measured_slope, rel=1e-12, abs=1e-14)
+        assert sw.spectral_radius[0, i] == pytest.approx(r.spectral_radius, rel=1e-12)
+        assert sw.mean_tanh_prime[0, i] == pytest.approx(r.mean_tanh_prime, rel=1e-12)
+        np.testing.assert_allclose(sw.log_grad_norms[0, i], r.log_grad_norms, rtol=1e-12, atol=1e-12)
 
 
-def test_first_crossing_interpolates_and_reports_none():
-    s = np.array([1.0, 2.0, 3.0, 4.0])
-    assert w1.first_crossing(s, np.array([-2.0, -1.0, 1.0, -1.0]), 0.0) == 2.5
-    assert w1.first_crossing(s, np.array([-2.0, -1.0, -1.0, -1.0]), 0.0) is None
-    assert w1.first_crossing(s, np.array([1.0, 2.0, 3.0, 4.0]), 0.0) == 1.0
+def synthetic_sweep(radii, slopes):
+    """A sweep of one seed with the given radii and measured slopes (the rest of a real one)."""
+    sw = w1.sweep(1.0, (0,), scales=tuple(np.arange(1.0, len(slopes) + 1)))
+    return dataclasses.replace(sw, spectral_radius=np.array([radii]), measured_slope=np.array([slopes]))
+
+
+def test_sign_changes_interpolate_the_first_flip_and_the_first_return_after_it():
+    radii = 0.5 * np.arange(1.0, 7.0)
+    cases = [
+        ([-2.0, -1.0, 1.0, 1.0, -1.0, 1.0], 1.25, 2.25),  # up between radii 1 and 1,5, down between 2 and 2,5
+        ([-1.0, 1.0, 1.0, -1.0, 1.0, -1.0], 0.75, 1.75),
+        ([1.0, 2.0, 3.0, 4.0, -4.0, -4.0], 0.5, 2.25),  # positive from the start: the first radius
+        ([-1.0, -1.0, 1.0, 1.0, 1.0, 1.0], 1.25, np.nan),  # never falls back
+        ([-1.0] * 6, np.nan, np.nan),  # never turns positive (the negative ones are no return)
+    ]
+    for slopes, flip, back in cases:
+        (f,), (b,) = sign_changes(synthetic_sweep(radii, slopes))
+        np.testing.assert_allclose([f, b], [flip, back], rtol=1e-12)
+    with pytest.raises(ValueError, match="^sw must be a sweep"):
+        sign_changes(w1.simulate())
 
 
 def test_readout_is_immutable_and_carries_what_it_used():
     r = w1.simulate(seed=5)
     with pytest.raises(dataclasses.FrozenInstanceError):
         r.measured_slope = 0.0
-    for a in (r.W_hh, r.W_xh, r.x, r.u, r.log_grad_norms):
+    for a in (r.draw.W0, r.draw.U0, r.x, r.u, r.log_grad_norms):
         assert a.dtype == np.float64 and not a.flags.writeable
     dr = w1.draw(seed=5)
     np.testing.assert_array_equal(r.W_hh, r.w_scale * dr.W0)
+    np.testing.assert_array_equal(r.W_xh, r.input_scale * dr.U0)
     np.testing.assert_array_equal(r.x, dr.x)
+    assert (r.d, r.T) == (w1.D, w1.T) and isinstance(r.measured_slope, float)
 
 
 def test_same_seed_same_numbers_and_different_seed_different_numbers():
@@ -136,12 +164,12 @@ def test_same_seed_same_numbers_and_different_seed_different_numbers():
 
 def test_page_seed_follows_its_rule():
     seed = w1.page_seed()
-    assert all(w1.narrative(seed).values())
-    assert not any(all(w1.narrative(s).values()) for s in range(seed))
+    holds = np.logical_and.reduce(list(w1._narrative(tuple(range(seed + 1))).values()))
+    assert holds[seed] and not holds[:seed].any()
 
 
 def test_robustness_counts_at_least_200_seeds_and_matches_a_direct_count():
-    rob = w1.robustness()
+    rob = robustness()
     assert rob.n_seeds >= 200
     runs = [w1.simulate(w_scale=w1.SMALL_INPUT[0], input_scale=w1.SMALL_INPUT[1], seed=s) for s in range(rob.n_seeds)]
     threshold = np.log(w1.EXPLODE_FACTOR) / w1.T
@@ -185,25 +213,23 @@ def test_gelfand_rejects_what_is_not_a_finite_square_matrix(A):
 
 def test_a_batch_of_seeds_gives_each_seed_s_own_readout():
     """robustness() runs all seeds as one batch: every network of it is the one simulate() runs."""
-    seeds = [0, 7, 31]
-    for w_scale, input_scale in ((w1.W_SCALE, w1.INPUT_SCALE), w1.SATURATING, w1.SMALL_INPUT):
-        batch = w1.simulate_batch(w1.draws(seeds), w_scale, input_scale)
+    seeds = (0, 7, 31)
+    for w_scale, input_scale in w1.SETTINGS.values():
+        batch = w1.sweep(input_scale, seeds, (w_scale,))
         for i, seed in enumerate(seeds):
             r = w1.simulate(w_scale=w_scale, input_scale=input_scale, seed=seed)
-            assert batch.spectral_radius[i] == pytest.approx(r.spectral_radius, rel=1e-12)
-            assert batch.mean_tanh_prime[i] == pytest.approx(r.mean_tanh_prime, rel=1e-12)
-            assert batch.measured_slope[i] == pytest.approx(r.measured_slope, rel=1e-12)
-            assert batch.relative_error[i] == pytest.approx(r.relative_error, rel=1e-9)
+            for name in ("spectral_radius", "spectral_norm", "mean_tanh_prime", "max_tanh_prime", "measured_slope"):
+                assert getattr(batch, name)[i, 0] == pytest.approx(getattr(r, name), rel=1e-12), name
+            assert batch.relative_error[i, 0] == pytest.approx(r.relative_error, rel=1e-9)
+            assert batch.bound_holds[i, 0] == r.bound_holds and batch.explodes[i, 0] == r.explodes
 
 
 def test_a_batch_of_sweeps_gives_each_seed_s_sweep():
-    seeds = [2, 5]
-    arrays = w1._sweep_arrays(w1.draws(seeds), 0.05, w1.SWEEP_SCALES)
-    for i, seed in enumerate(seeds):
-        sw = w1.sweep(0.05, seed)
-        np.testing.assert_allclose(arrays["measured_slope"][i], sw.measured_slope, rtol=1e-12)
-        np.testing.assert_allclose(arrays["spectral_radius"][i], sw.spectral_radius, rtol=1e-12)
-        np.testing.assert_allclose(arrays["mean_tanh_prime"][i], sw.mean_tanh_prime, rtol=1e-12)
+    both = w1.sweep(0.05, (2, 5))
+    for i, seed in enumerate((2, 5)):
+        sw = w1.sweep(0.05, (seed,))
+        for name in ("measured_slope", "spectral_radius", "mean_tanh_prime", "log_grad_norms"):
+            np.testing.assert_allclose(getattr(both, name)[i], getattr(sw, name)[0], rtol=1e-12, err_msg=name)
 
 
 def test_gelfand_radius_of_a_stack_is_the_radius_of_each_matrix():
@@ -237,24 +263,28 @@ def test_pascanus_bound_holds_at_every_step_on_unnormalised_gradients(w_scale, i
 
 
 def test_the_bound_check_catches_a_step_above_the_bound():
-    assert not w1.bound_holds(np.array([0.0, -1.0, 0.2]), 1.0)
-    assert w1.bound_holds(np.array([0.0, -np.inf, -np.inf]), 0.0)
-    np.testing.assert_array_equal(
-        w1.bound_holds(np.array([[0.0, 0.5], [0.0, 1.5]]), np.array([1.0, 1.0])), [True, False]
-    )
+    r = w1.simulate(T=2)
+
+    def holds(log_norms, bound_slope):  # the readout's check, on made-up norms and a bound of exp(bound_slope)
+        return dataclasses.replace(r, log_grad_norms=np.array(log_norms), spectral_norm=np.exp(bound_slope)).bound_holds
+
+    r = dataclasses.replace(r, max_tanh_prime=1.0)
+    assert not holds([0.0, -1.0, 0.2], 1.0) and holds([0.0, -1.0, -0.1], 1.0)
+    assert holds([0.0, -np.inf, -np.inf], 0.0)
+    np.testing.assert_array_equal(holds([[0.0, 0.5, 0.5], [0.0, 1.5, 1.5]], np.array([1.0, 1.0])), [True, False])
 
 
 def test_pascanus_bound_holds_for_every_seed_and_setting():
-    assert w1.robustness().bound_holds == 1.0
+    assert robustness().bound_holds == 1.0
 
 
 def test_explodes_and_vanishes_mean_a_factor_ten_over_the_sequence():
-    assert w1.growth_threshold(40) == pytest.approx(np.log(10) / 40)
+    assert w1.simulate(T=40).growth_threshold == pytest.approx(np.log(10) / 40)
     r = w1.simulate(w_scale=w1.SMALL_INPUT[0], input_scale=w1.SMALL_INPUT[1], seed=w1.page_seed())
     assert r.growth == pytest.approx(np.exp(40 * r.measured_slope))
     assert r.explodes == (r.growth > 10) and r.vanishes == (r.growth < 0.1)
     barely = 0.006  # the issue's example: positive, yet ×1,27 over 40 steps
-    assert 0 < barely < w1.growth_threshold(40)
+    assert 0 < barely < r.growth_threshold
 
 
 def test_the_page_seed_illustrates_each_sentence_as_it_is_written():
@@ -269,26 +299,38 @@ def test_the_page_seed_illustrates_each_sentence_as_it_is_written():
 
 
 def test_the_estimate_gets_the_sign_wrong_for_a_share_of_seeds():
-    rob = w1.robustness()
+    rob = robustness()
     assert rob.sign_missed["default"] == 0.0
     assert 0.2 < rob.sign_missed["small_input"] < 0.6  # often, where the tanh saturates unevenly
     assert rob.sign_missed["saturating"] < rob.sign_missed["small_input"]
 
 
+def flip_and_return(input_scale):
+    """The page seed's sweep, and the radii where its slope turns positive and falls back below 0."""
+    sw = w1.sweep(input_scale, (w1.page_seed(),))
+    (flip,), (back,) = sign_changes(sw)
+    return sw, flip, back
+
+
+def at(sw, values, radius):
+    return np.interp(radius, sw.spectral_radius[0], values[0])
+
+
 def test_the_small_input_slope_falls_back_below_zero_as_the_tanh_saturates():
-    sw = w1.sweep(w1.SMALL_INPUT[1], w1.page_seed())
-    flip, back = w1.radius_at_flip(sw), w1.radius_at_return(sw)
+    sw, flip, back = flip_and_return(w1.SMALL_INPUT[1])
     assert 1 < flip < back
-    assert w1.at_radius(sw, sw.mean_tanh_prime, back) < w1.at_radius(sw, sw.mean_tanh_prime, 1.0)
-    assert w1.robustness().flips[w1.SMALL_INPUT[1]].returns > 0.5
+    assert at(sw, sw.mean_tanh_prime, back) < at(sw, sw.mean_tanh_prime, 1.0)
+    assert robustness().flips[w1.SMALL_INPUT[1]].returns > 0.5
 
 
-def test_radius_at_return_finds_the_first_fall_after_the_first_rise():
-    scales = np.arange(1.0, 7.0)
-    radii = 0.5 * scales
-    assert w1._radius_at_return(scales, np.array([-1.0, 1.0, 1.0, -1.0, 1.0, -1.0]), radii) == 0.5 * 3.5
-    assert w1._radius_at_return(scales, np.array([-1.0, -1.0, 1.0, 1.0, 1.0, 1.0]), radii) is None
-    assert w1._radius_at_return(scales, -np.ones(6), radii) is None
+def test_robustness_s_flips_are_those_of_each_seed_s_sweep():
+    rob, seeds = robustness(), tuple(range(robustness().n_seeds))
+    flips = [sign_changes(w1.sweep(w1.SMALL_INPUT[1], seeds[i : i + 1]))[0][0] for i in range(0, len(seeds), 20)]
+    flipped = [f for f in flips if not np.isnan(f)]
+    assert len(flipped) >= 5 and all(0 < f < 10 for f in flipped)
+    stats = rob.flips[w1.SMALL_INPUT[1]]
+    assert stats.radius_quartiles[0] <= stats.radius_quartiles[1] <= stats.radius_quartiles[2]
+    assert 0 <= stats.never < 1 and stats.soon_after_one > 0.5
 
 
 def test_exercise_answers():
@@ -296,17 +338,16 @@ def test_exercise_answers():
 
     n, seed = page.readout().numbers, w1.page_seed()
     # 1: with the input at 0,5 the sign changes where the product, not the radius, passes 1
-    sw = w1.sweep(w1.EXERCISE_INPUT, seed)
-    flip = w1.radius_at_flip(sw)
-    assert 1 < flip and w1.at_radius(sw, sw.product, flip) == pytest.approx(1.0, abs=0.1)
-    assert w1.radius_at_flip(w1.sweep(w1.SMALL_INPUT[1], seed)) < flip < w1.radius_at_flip(w1.sweep(1.0, seed))
+    sw, flip, _ = flip_and_return(w1.EXERCISE_INPUT)
+    assert 1 < flip and at(sw, sw.product, flip) == pytest.approx(1.0, abs=0.1)
+    assert flip_and_return(w1.SMALL_INPUT[1])[1] < flip < flip_and_return(1.0)[1]
     assert n["w1_ex_flip_rho"] == "2,11" and n["w1_ex_flip_product"] == "1,05"
     # 2: ln 10 / 40 per step; the exploding case grows ×28
     assert (n["w1_threshold"], n["w1_small_growth"]) == ("0,058", "28")
     # 3: the bound guarantees vanishing below 1/‖W0‖₂, where ρ is still well below 1
     W0 = w1.draw(seed=seed).W0
     safe = 1 / np.linalg.svd(W0, compute_uv=False)[0]
-    assert safe * w1.eigen_radius(W0) < 1 < w1.W_SCALE * np.linalg.svd(W0, compute_uv=False)[0]
+    assert safe * max(abs(np.linalg.eigvals(W0))) < 1 < w1.W_SCALE * np.linalg.svd(W0, compute_uv=False)[0]
     assert (n["w1_safe_scale"], n["w1_safe_rho"], n["w1_seed_rho_one_scale"]) == ("0,61", "0,62", "0,98")
     assert w1.simulate(w_scale=safe * 0.999, input_scale=0.0, seed=seed).bound_slope < 0
 
@@ -325,7 +366,31 @@ def test_new_numbers_of_the_page():
     assert n["w1_small_explained_share"] == "21,5\xa0%"
 
 
-@pytest.mark.parametrize("A", [np.zeros((2, 3)), np.zeros((0, 0)), np.array([[np.nan]]), np.ones(3)])
-def test_spectral_norm_rejects_what_is_not_a_finite_square_matrix(A):
-    with pytest.raises(ValueError, match="^A must"):
-        w1.spectral_norm(A)
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"scales": (0.0, 1.0)}, "scales"),
+        ({"scales": ()}, "scales"),
+        ({"scales": [[1.0]]}, "scales"),
+        ({"seeds": []}, "seeds"),
+        ({"seeds": [0, -1]}, r"seeds\[1\]"),
+        ({"input_scale": -1.0}, "input_scale"),
+        ({"seeds": range(2000), "T": 2500}, "seeds, scales, d and T"),
+    ],
+)
+def test_a_sweep_refuses_bad_parameters_by_name(kwargs, name):
+    with pytest.raises(ValueError, match=rf"^{name} must"):
+        w1.sweep(**kwargs)
+
+
+def test_the_widget_shows_what_the_command_line_and_the_prose_show():
+    """Every state of the widget is reading() at its position; the default state is the prose's."""
+    from chapter09.pages import rnn_gradient as page
+
+    spec, n = page.controls(), page.readout().numbers
+    (w_values, x_values), labels = ([c[k] for c in spec["controls"]] for k in ("values", "labels"))
+    for i, j in ((7, 3), (19, 3), (19, 0), (39, 1), (0, 2)):
+        assert spec["states"][f"{i}-{j}"]["readout"] == page.reading(w_values[i], x_values[j])
+    assert (w_values[7], x_values[3]) == (w1.W_SCALE, w1.INPUT_SCALE)
+    assert spec["states"]["7-3"]["readout"] == {k: n["w1_" + ("mean_tp" if k == "tp" else k)] for k in page.LABELS}
+    assert (labels[0][7], labels[0][19], labels[1][0]) == (n["w1_w_scale"], n["w1_sat_w"], n["w1_small_x"])

@@ -1,50 +1,48 @@
 """Measure the book's build, side by side, on this machine: ``make bench``.
 
-Works on a temporary copy of the repository (so edits never touch the checkout):
+Works on temporary copies of the repository (so edits never touch the checkout):
 
 a. clean HTML build, pages executed (fresh output, fresh execution cache)
 b. clean HTML build with execution off (-D nb_execution_mode=off): Sphinx's own floor
 c. rebuild after a prose-only edit of one page
 d. rebuild after an edit of one chapter09 module (attention.py): which pages re-execute
 e. no-op rebuild
-f. clean build on stock myst-nb: the book's execution extensions (exec_keys,
-   shared_kernels) off, so one kernel per page, with -j auto
+f. clean HTML build of the revision ``BENCH_BASE`` (default acb43a2, the last one with a
+   home-made kernel pool), from ``git archive``, to compare (a) with
 
-(a)–(e) build as ``make html`` does (``tools/build.py``: -j one more than the cores).
-
-and the CPU floor of (a): its CPU seconds (this process's children, kernels
-included) over the cores.  Each is run RUNS times; the table shows medians, the
-ratios against the targets, and the compute time of each widget's functions.
+All build as ``make html`` does (``tools/build.py``).  Each is run ``BENCH_RUNS`` times
+(3); the table shows medians and the ratios against the targets, the CPU floor of (a)
+(its CPU seconds, kernels included, over the cores), each page's execution time and the
+compute time of each widget's page module.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
+import pkgutil
 import re
 import resource
 import statistics
+import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
-
-from jupyter_cache import get_cache
 
 import build
 from quick_build import copy_repo
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
-JOBS = os.environ.get("BENCH_JOBS") or str(build.default_jobs())  # the book's own -j
+BASE = os.environ.get("BENCH_BASE", "acb43a2")
 
 
-STOCK = ("interrupt", "myst_nb", "sphinxcontrib.bibtex", "bibliography", "catalan", "offline_math", "notebooks")
-
-
-def sphinx(repo: Path, out: str, cache: Path, *extra: str, jobs: str = JOBS) -> tuple[float, str]:
+def sphinx(repo: Path, out: str, cache: Path, *extra: str) -> tuple[float, str]:
     start = time.perf_counter()
     cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    result = build.run(repo, repo / "_build" / out, *extra, cache=cache, strict=False, jobs=jobs)
+    result = build.run(repo, repo / "_build" / out, *extra, cache=cache, strict=False)
     elapsed = time.perf_counter() - start
     cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     sphinx.cpu = sum(getattr(cpu_after, f) - getattr(cpu_before, f) for f in ("ru_utime", "ru_stime"))
@@ -54,52 +52,45 @@ def sphinx(repo: Path, out: str, cache: Path, *extra: str, jobs: str = JOBS) -> 
 
 
 def executed(log: str) -> list[str]:
-    return sorted(set(re.findall(r"([\w-]+)(?:\.md: Executing notebook|: executed in a shared kernel)", log)))
+    return sorted(set(re.findall(r"([\w-]+)\.md: Executing notebook", log)))
 
 
 def page_seconds(log: str) -> dict[str, float]:
-    """Seconds each page took in its shared kernel, and the whole execution phase's wall time."""
-    pages = {p: float(t) for p, t in re.findall(r"([\w-]+): executed in a shared kernel in ([\d.]+) s", log)}
-    wall = re.search(r"shared kernels: \d+ page\(s\) in ([\d.]+) s", log)
-    return {**pages, "(fase d'execució, rellotge)": float(wall.group(1)) if wall else float("nan")}
+    """Seconds each page took to execute in its kernel (myst-nb's own report)."""
+    return {p: float(t) for p, t in re.findall(r"([\w-]+)\.md: Executed notebook in ([\d.]+) seconds", log)}
+
+
+def base_copy(path: Path) -> Path:
+    """The files of revision BASE at ``path`` (what ``git archive`` gives)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", BASE], capture_output=True, check=True).stdout
+    path.mkdir(parents=True)
+    with tempfile.TemporaryFile() as f:
+        f.write(archive), f.seek(0)
+        tarfile.open(fileobj=f).extractall(path, filter="data")
+    return path
 
 
 def measure() -> dict:
     times = {k: [] for k in "abcdef"}
-    cpu = []
-    reexecuted, pages = [], []
+    cpu, reexecuted, pages = [], [], []
     for run in range(RUNS):
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
             repo = copy_repo(tmp / "repo")
+            base = base_copy(tmp / "base")
+            t, _ = sphinx(base, "f", tmp / f"cache-base-{run}")
+            times["f"].append(t)
             t, log = sphinx(repo, "a", tmp / f"cache-{run}")
             times["a"].append(t)
             cpu.append(sphinx.cpu)
             pages.append(page_seconds(log))
-            # stock myst-nb's parallel readers race to create an empty cache: create it first
-            get_cache(tmp / f"cache-stock-{run}").list_cache_records()
-            t, _ = sphinx(
-                repo,
-                "f",
-                tmp / f"cache-stock-{run}",
-                "-D",
-                "extensions=" + ",".join(STOCK),
-                "-D",
-                f"nb_execution_cache_path={tmp / f'cache-stock-{run}'}",
-                jobs="auto",
-            )
-            times["f"].append(t)
             t, _ = sphinx(repo, "b", tmp / "cache-off", "-D", "nb_execution_mode=off")
             times["b"].append(t)
             t, _ = sphinx(repo, "a", tmp / f"cache-{run}")
             times["e"].append(t)
             page = repo / "book" / "03-coll-ampolla.md"
-            page.write_text(
-                page.read_text(encoding="utf-8").replace(
-                    "Cap arquitectura no hi pot fer res;", f"Cap arquitectura no hi pot fer res ({run});"
-                ),
-                encoding="utf-8",
-            )
+            text = page.read_text(encoding="utf-8")
+            page.write_text(text.replace("Cap arquitectura no hi pot fer res;", f"Cap arquitectura ({run});"))
             t, _ = sphinx(repo, "a", tmp / f"cache-{run}")
             times["c"].append(t)
             module = repo / "chapter09" / "attention.py"
@@ -117,48 +108,25 @@ def measure() -> dict:
 
 
 def widget_times() -> dict:
+    """Seconds each widget's page module takes to compute what its page shows, caches cleared."""
     sys.path.insert(0, str(ROOT))
-    from chapter09 import attention, gates, lstm_gradient, rnn_gradient
-    from chapter09.pages import attention as p4
-    from chapter09.pages import bottleneck as p3
-    from chapter09.pages import cost as p5
-    from chapter09.pages import gates as p7
-    from chapter09.pages import lstm_gradient as p2
-    from chapter09.pages import rnn_gradient as p1
+    import chapter09
+    from chapter09.widgets import WIDGETS
 
-    modules = {"W1": p1, "W2": p2, "W3": p3, "W4": p4, "W5": p5, "W7": p7}
-    from chapter09 import bottleneck, cost
-
-    memoised = (
-        rnn_gradient.simulate,
-        rnn_gradient.sweep,
-        lstm_gradient.simulate,
-        attention.attend,
-        attention.span_curve,
-        bottleneck.pigeonhole,
-        bottleneck.fraction_by_length,
-        cost.sweep,
-        cost.memory_curve,
-        gates.gates,
-    )
-    for cached in (
-        rnn_gradient.page_seed,
-        rnn_gradient.robustness,
-        lstm_gradient.robustness,
-        attention.robustness,
-        gates.robustness,
-        *memoised,
-        *(m.readout for m in modules.values()),
-    ):
-        cached.cache_clear()  # time the computation, not a lookup
+    modules = [importlib.import_module(m.name) for m in pkgutil.walk_packages(chapter09.__path__, "chapter09.")]
+    for module in modules:
+        for value in vars(module).values():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()  # time the computation, not a lookup
     out = {}
-    for name, module in modules.items():
+    for w in WIDGETS:
+        page = w.page_module()
         start = time.perf_counter()
-        module.readout()
-        out[name] = {"registry": time.perf_counter() - start}
+        page.readout()
+        out[f"W{w.number}"] = {"registry": time.perf_counter() - start}
         start = time.perf_counter()
-        module.controls()
-        out[name]["controls"] = time.perf_counter() - start
+        page.controls()
+        out[f"W{w.number}"]["controls"] = time.perf_counter() - start
     return out
 
 
@@ -166,31 +134,30 @@ def main() -> None:
     result = measure()
     m = result["times"]
     ca = lambda x: f"{x:.2f}".replace(".", ",")  # noqa: E731
-    print(f"\nConstrucció del llibre: mediana de {RUNS} execucions, -j {JOBS} (f: -j auto)\n")
+    print(f"\nConstrucció del llibre: mediana de {RUNS} execucions, -j {build.default_jobs()}\n")
     labels = {
         "a": "a) neta, executant les pàgines",
         "b": "b) neta, sense executar (el mínim de Sphinx)",
         "c": "c) després d'editar la prosa d'una pàgina",
         "d": "d) després d'editar chapter09/attention.py",
         "e": "e) sense cap canvi",
-        "f": "f) neta, myst-nb sense les extensions del llibre",
+        "f": f"f) neta, la revisió {BASE}",
     }
     for k in "abcdef":
         print(f"  {labels[k]:<48} {ca(m[k]):>7} s   ({', '.join(ca(t) for t in result['all'][k])})")
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = build.cores()
     floor = result["cpu"] / cores
     print(f"\n  mínim de CPU de (a): {ca(result['cpu'])} s de CPU / {cores} nuclis = {ca(floor)} s")
     print(
-        f"  a/mínim = {ca(m['a'] / floor)} (objectiu ≤ 1,3)    a/f = {ca(m['a'] / m['f'])} (objectiu ≤ 0,5)    "
-        f"c/e = {ca(m['c'] / m['e'])} (objectiu ≤ 1,2)    a/b = {ca(m['a'] / m['b'])}"
+        f"  a/f = {ca(m['a'] / m['f'])} (objectiu ≤ 1,1)    c/e = {ca(m['c'] / m['e'])} (objectiu ≤ 1,2)    "
+        f"a/mínim = {ca(m['a'] / floor)}    a/b = {ca(m['a'] / m['b'])}"
     )
     print(f"  pàgines tornades a executar a (d): {result['reexecuted'][0]}")
-    busy = sum(t for p, t in result["pages"].items() if not p.startswith("("))
-    print(f"\nExecució de cada pàgina a (a), en nuclis compartits (mediana, s); {cores} nuclis de processador:")
+    print("\nExecució de cada pàgina a (a), cadascuna en el seu nucli de Jupyter (mediana, s):")
     for page, t in result["pages"].items():
         print(f"  {page:<32} {ca(t):>6}")
-    print(f"  {'suma':<32} {ca(busy):>6}  → com a mínim {ca(busy / cores)} s de rellotge amb {cores} nuclis")
-    print("\nTemps de càlcul de cada widget (s):")
+    print(f"  {'suma':<32} {ca(sum(result['pages'].values())):>6}")
+    print("\nTemps de càlcul de cada figura (s):")
     for name, t in widget_times().items():
         print(f"  {name}: registre {ca(t['registry'])}, controls {ca(t['controls'])}")
 
