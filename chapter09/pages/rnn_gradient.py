@@ -1,17 +1,21 @@
-"""Widget 1's page: the gradient through an RNN."""
+"""Widget 1's page: the gradient through an RNN — its numbers, claims, table, figures and widget states."""
 
 from __future__ import annotations
 
 from functools import cache
 
+import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
 
 from .. import fmt
 from .. import rnn_gradient as w1
 from ..claim import Claim, Correction, WidgetClaims, judge
 from ..interactive import control, plot_values, spec
+from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, new_figure, power_ticks, typeset
+from ..rnn_gradient_seeds import robustness, sign_changes
 
-__all__ = ["CHECKS", "LABELS", "controls", "reading", "readout"]
+__all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
 
 # --- the claims' checks: each judges the numbers of one sentence of the book ----------------
 
@@ -58,26 +62,84 @@ CHECKS = {
     "W1.6": small_input_explodes,
 }
 
+# --- one text per quantity: the prose, the table, the widget, the CLI and the figures share it ---
 
-# --- widget 1 ------------------------------------------------------------------------
+LABELS = {
+    "rho": "radi espectral ρ",
+    "tp": "tanh′ mitjana",
+    "product": "producte ρ·tanh′",
+    "pred": "pendent previst",
+    "meas": "pendent mesurat",
+    "bound": "fita de Pascanu",
+    "verdict": "gradient",
+}
+_ATTRIBUTES = "spectral_radius mean_tanh_prime product predicted_slope measured_slope bound_slope".split()
+_QUANTITIES = dict(zip(LABELS, _ATTRIBUTES))  # LABELS' key → the readout's attribute, printed with 2 decimals
+
+
+def _texts(run: w1.RNNGradient, i=()) -> dict[str, str]:
+    """The strings of one network (keys of LABELS): ``run`` itself, or entry ``i`` of a sweep."""
+    at = {k: np.asarray(getattr(run, name))[i] for k, name in _QUANTITIES.items()}
+    texts = {k: fmt.decimal(v) for k, v in at.items()}
+    texts["verdict"] = _verdict(np.asarray(run.explodes)[i], np.asarray(run.vanishes)[i])
+    return texts
+
+
+def _scale(v: float) -> str:
+    """A scale of W_hh or of the input, as the text writes it (0,8, 2, 0,05): prose, figures and controls."""
+    return fmt.shortest(v)
+
+
+def _verdict(explodes: bool, vanishes: bool) -> str:
+    """The fitted line grows / shrinks by more than ``w1.EXPLODE_FACTOR`` over the T steps, or neither."""
+    return "explota" if explodes else "s’esvaeix" if vanishes else "es manté"
+
+
+def _maybe(x: float) -> str:
+    """A radius that may not exist (NaN): "cap"."""
+    return "cap" if np.isnan(x) else fmt.decimal(x)
+
+
+def _norm(x: float) -> str:
+    """A gradient norm as a reader says it: 34,3, 0,5, or 8,0·10⁻¹⁴ when it is tiny or huge."""
+    return fmt.decimal(x, 1) if 0.1 <= x < 1000 else fmt.power_of_ten(x, 1)
+
+
+def _goes(end: float) -> str:
+    """Where a norm that starts at 1 goes: "puja" or "cau"."""
+    return "puja" if end > 1 else "cau"
+
+
+def _turns(rho: float, first: bool = True) -> str:
+    """ "es torna positiu a ρ = 1,27" (the second time, "a ρ = 2,44"), or "no es torna positiu"."""
+    if np.isnan(rho):
+        return "no es torna positiu"
+    return f"{'es torna positiu a' if first else 'a'} ρ = {fmt.decimal(rho)}"
+
+
+def _at(sw: w1.RNNGradient, values: np.ndarray, radius: float) -> float:
+    """``values`` of the page seed's sweep at the radius ``radius`` (linear interpolation)."""
+    return float(np.interp(radius, sw.spectral_radius[0], values[0]))
+
+
+def _settings() -> list[w1.RNNGradient]:
+    """The text's three settings (default, saturating, small input) with the page's seed."""
+    return [w1.simulate(w_scale=w, input_scale=x, seed=w1.page_seed()) for w, x in w1.SETTINGS.values()]
+
+
+# --- widget 1 -----------------------------------------------------------------------------------
 
 
 @cache
 def readout() -> WidgetClaims:
-    seed = w1.page_seed()
-    default = w1.simulate(seed=seed)
-    sat = w1.simulate(w_scale=w1.SATURATING[0], input_scale=w1.SATURATING[1], seed=seed)
-    small = w1.simulate(w_scale=w1.SMALL_INPUT[0], input_scale=w1.SMALL_INPUT[1], seed=seed)
-    sweep_1 = w1.sweep(w1.INPUT_SCALE, seed)
-    sweep_small = w1.sweep(w1.SMALL_INPUT[1], seed)
-    rob = w1.robustness()
-    flip_1, flip_small = rob.flips[w1.INPUT_SCALE], rob.flips[w1.SMALL_INPUT[1]]
-    flip_at_1, flip_at_small = w1.radius_at_flip(sweep_1), w1.radius_at_flip(sweep_small)
-    back_small = w1.radius_at_return(sweep_small)
-    sweep_ex = w1.sweep(w1.EXERCISE_INPUT, seed)
-    flip_ex, flip_ex_stats = w1.radius_at_flip(sweep_ex), rob.flips[w1.EXERCISE_INPUT]
-    W0 = w1.draw(seed=seed).W0
-    safe_scale = 1.0 / w1.spectral_norm(W0)  # ‖s·W0‖₂ · max tanh′ < 1 for every input when s < this
+    seed, rob = w1.page_seed(), robustness()
+    default, sat, small = _settings()
+    inputs = (w1.INPUT_SCALE, w1.SMALL_INPUT[1], w1.EXERCISE_INPUT)  # the sweeps of the text and of exercise 1
+    sweep_1, sweep_small, sweep_ex = sweeps = [w1.sweep(x, (seed,)) for x in inputs]
+    (flip_at_1, flip_at_small, flip_ex), (_, back_small, _) = np.hstack([sign_changes(sw) for sw in sweeps])
+    flip_1, flip_small, flip_ex_stats = (rob.flips[x] for x in inputs)
+    eig_radius = float(np.abs(np.linalg.eigvals(default.W_hh)).max())  # LAPACK's: the check
+    safe_scale = default.w_scale / default.spectral_norm  # ‖s·W0‖₂ · max tanh′ < 1 for every input when s < this
     d2 = fmt.decimal
 
     n = {
@@ -85,18 +147,12 @@ def readout() -> WidgetClaims:
         "w1_T": fmt.integer(default.T),
         "w1_seed": fmt.integer(seed),
         "w1_n_seeds": fmt.integer(rob.n_seeds),
-        "w1_w_scale": d2(default.w_scale, 1),
-        "w1_input_scale": d2(default.input_scale, 0),
-        "w1_rho": d2(default.spectral_radius),
+        "w1_w_scale": _scale(default.w_scale),
+        "w1_input_scale": _scale(default.input_scale),
         "w1_gelfand_squarings": fmt.integer(w1.GELFAND_SQUARINGS),
         "w1_gelfand_m": "2" + fmt.integer(w1.GELFAND_SQUARINGS).translate(fmt.SUPERSCRIPT),
-        "w1_rho_gap": fmt.power_of_ten(
-            abs(default.spectral_radius - default.spectral_radius_eig) / default.spectral_radius_eig, 1
-        ),
-        "w1_mean_tp": d2(default.mean_tanh_prime),
-        "w1_product": d2(default.product),
-        "w1_pred": d2(default.predicted_slope),
-        "w1_meas": d2(default.measured_slope),
+        # Gelfand's truncation error, a few 10⁻¹³: its second digit depends on the LAPACK of eigvals
+        "w1_rho_gap": fmt.power_of_ten(abs(default.spectral_radius - eig_radius) / eig_radius, 0),
         "w1_rel_error": fmt.percent(default.relative_error, 1),
         "w1_tolerance": fmt.percent(w1.TOLERANCE, 0),
         "w1_median_rel_error": fmt.percent(rob.median_relative_error, 1),
@@ -104,31 +160,18 @@ def readout() -> WidgetClaims:
         "w1_above_or_below": "per sota" if default.measured_slope < default.predicted_slope else "per sobre",
         "w1_below_default": fmt.share(rob.below_prediction[w1.INPUT_SCALE]),
         "w1_below_small": fmt.share(rob.below_prediction[w1.SMALL_INPUT[1]]),
-        "w1_small_x": d2(w1.SMALL_INPUT[1]),
-        "w1_sat_w": d2(w1.SATURATING[0], 0),
-        "w1_sat_x": d2(w1.SATURATING[1], 0),
-        "w1_small_w": d2(w1.SMALL_INPUT[0], 0),
+        "w1_small_x": _scale(w1.SMALL_INPUT[1]),
+        "w1_sat_w": _scale(w1.SATURATING[0]),
+        "w1_sat_x": _scale(w1.SATURATING[1]),
+        "w1_small_w": _scale(w1.SMALL_INPUT[0]),
         "w1_label": "per defecte",
-        "w1_verdict": _verdict(default),
-        "w1_sat_verdict": _verdict(sat),
-        "w1_small_verdict": _verdict(small),
-        "w1_sat_rho": d2(sat.spectral_radius),
-        "w1_sat_mean_tp": d2(sat.mean_tanh_prime),
-        "w1_sat_product": d2(sat.product),
-        "w1_sat_pred": d2(sat.predicted_slope),
-        "w1_sat_meas": d2(sat.measured_slope),
-        "w1_small_rho": d2(small.spectral_radius),
-        "w1_small_mean_tp": d2(small.mean_tanh_prime),
-        "w1_small_product": d2(small.product),
-        "w1_small_pred": d2(small.predicted_slope),
-        "w1_small_meas": d2(small.measured_slope),
         "w1_rho2_min": d2(rob.radius_range_at_2[0]),
         "w1_rho2_max": d2(rob.radius_range_at_2[1]),
         "w1_sat_share": fmt.share(rob.saturation_vanishes),
         "w1_small_share": fmt.share(rob.small_input_explodes),
         "w1_narrative_share": fmt.share(rob.narrative),
         "w1_flip_limit": d2(w1.FLIP_LIMIT, 1),
-        "w1_seed_rho_one_scale": d2(w1.first_crossing(sweep_1.scales, sweep_1.spectral_radius, 1.0)),
+        "w1_seed_rho_one_scale": d2(default.w_scale / default.spectral_radius),  # ρ(s·W0) = 1
         "w1_seed_flip_rho_1": _maybe(flip_at_1),
         "w1_seed_flip_rho_small": _maybe(flip_at_small),
         "w1_flip_soon_1": fmt.share(flip_1.soon_after_one),
@@ -139,13 +182,10 @@ def readout() -> WidgetClaims:
         "w1_flip_median_small": d2(flip_small.radius_quartiles[1]),
         # explodes / vanishes: the fitted line changes by more than a factor over the T steps
         "w1_explode_factor": fmt.integer(int(w1.EXPLODE_FACTOR)),
-        "w1_threshold": d2(w1.growth_threshold(default.T), 3),
+        "w1_threshold": d2(default.growth_threshold, 3),
         "w1_small_growth": fmt.integer(round(small.growth)),
-        # Pascanu et al.'s bound, ln(‖W_hh‖₂ · max tanh′), for each setting of the readout
+        # Pascanu et al.'s bound, ln(‖W_hh‖₂ · max tanh′)
         "w1_norm": d2(default.spectral_norm),
-        "w1_bound": d2(default.bound_slope),
-        "w1_sat_bound": d2(sat.bound_slope),
-        "w1_small_bound": d2(small.bound_slope),
         "w1_small_norm": d2(small.spectral_norm),
         "w1_small_max_tp": d2(small.max_tanh_prime, 3),
         "w1_bound_share": fmt.share(rob.bound_holds),
@@ -157,23 +197,23 @@ def readout() -> WidgetClaims:
         "w1_small_explained_share": fmt.share(rob.small_input_explained),
         # the small-input slope falls below 0 again: the tanh saturates through W_hh alone
         "w1_return_rho": _maybe(back_small),
-        "w1_return_tp": "cap"
-        if back_small is None
-        else d2(w1.at_radius(sweep_small, sweep_small.mean_tanh_prime, back_small)),
-        "w1_tp_at_one": d2(w1.at_radius(sweep_small, sweep_small.mean_tanh_prime, 1.0)),
+        "w1_return_tp": _maybe(_at(sweep_small, sweep_small.mean_tanh_prime, back_small)),
+        "w1_tp_at_one": d2(_at(sweep_small, sweep_small.mean_tanh_prime, 1.0)),
         "w1_return_share": fmt.share(flip_small.returns),
         "w1_return_median": d2(flip_small.return_median),
         # exercise 1: where the slope changes sign with the input at 0,5
-        "w1_ex_x": d2(w1.EXERCISE_INPUT, 1),
+        "w1_ex_x": _scale(w1.EXERCISE_INPUT),
         "w1_ex_flip_rho": _maybe(flip_ex),
-        "w1_ex_flip_tp": "cap" if flip_ex is None else d2(w1.at_radius(sweep_ex, sweep_ex.mean_tanh_prime, flip_ex)),
-        "w1_ex_flip_product": "cap" if flip_ex is None else d2(w1.at_radius(sweep_ex, sweep_ex.product, flip_ex)),
+        "w1_ex_flip_tp": _maybe(_at(sweep_ex, sweep_ex.mean_tanh_prime, flip_ex)),
+        "w1_ex_flip_product": _maybe(_at(sweep_ex, sweep_ex.product, flip_ex)),
         "w1_ex_flip_median": d2(flip_ex_stats.radius_quartiles[1]),
         "w1_ex_flip_never": fmt.share(flip_ex_stats.never),
         # exercise 3: up to which scale the bound guarantees that the gradient vanishes
         "w1_safe_scale": d2(safe_scale),
-        "w1_safe_rho": d2(safe_scale * w1.gelfand_radius(W0)),
+        "w1_safe_rho": d2(default.spectral_radius / default.spectral_norm),  # ρ where ‖W_hh‖₂ = 1
     }
+    for prefix, run in (("w1_", default), ("w1_sat_", sat), ("w1_small_", small)):  # rho, mean_tp, … verdict
+        n.update({prefix + ("mean_tp" if k == "tp" else k): text for k, text in _texts(run).items()})
     # the figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows
     end, sat_end, small_end = (float(np.exp(r.log_grad_norms[-1])) for r in (default, sat, small))
     start = fmt.shortest(float(np.exp(default.log_grad_norms[0])))  # ‖u‖ = 1
@@ -187,7 +227,7 @@ def readout() -> WidgetClaims:
         f"{fmt.de(d2(sweep_1.spectral_radius.min()))} a {d2(sweep_1.spectral_radius.max())}: "
         f"{_turns(flip_at_small)} amb l’entrada a {n['w1_small_x']} i {_turns(flip_at_1, False)} amb "
         f"l’entrada a {n['w1_input_scale']}. A sota, la tanh′ mitjana, que baixa "
-        f"{fmt.de(d2(sweep_1.mean_tanh_prime[0]))} a {d2(sweep_1.mean_tanh_prime[-1])} amb l’entrada a "
+        f"{fmt.de(d2(sweep_1.mean_tanh_prime[0, 0]))} a {d2(sweep_1.mean_tanh_prime[0, -1])} amb l’entrada a "
         f"{n['w1_input_scale']}."
     )
     n["w1_fig_settings_alt"] = (
@@ -204,7 +244,7 @@ def readout() -> WidgetClaims:
             "calculen a part del gradient: $\\rho(\\mathbf{W}_{hh})$ amb la fórmula de Gelfand i la $\\tanh'$ mitjana.",
             "method",
             "ρ = {w1_rho} per Gelfand; diferència relativa amb max |λ| {w1_rho_gap__de}; tanh′ mitjana {w1_mean_tp}",
-            **judge(gelfand_matches_eigenvalues, default.spectral_radius, default.spectral_radius_eig),
+            **judge(gelfand_matches_eigenvalues, default.spectral_radius, eig_radius),
         ),
         Claim(
             "W1.2",
@@ -212,7 +252,7 @@ def readout() -> WidgetClaims:
             "method",
             "previst ln(ρ·tanh′) = {w1_pred}, mesurat {w1_meas} (error relatiu {w1_rel_error}, "
             "tolerància {w1_tolerance})",
-            **judge(slope_shows_the_product, default.relative_error),
+            **judge(slope_shows_the_product, float(default.relative_error)),
             robustness="{w1_within_tolerance} (mediana de l'error, {w1_median_rel_error})",
         ),
         Claim(
@@ -228,7 +268,11 @@ def readout() -> WidgetClaims:
             "Puja l'escala de $\\mathbf{W}_{hh}$ fins que el radi passi d'1 i el pendent canvia de signe.",
             "qualitative",
             "entrada {w1_small_x}: canvia a ρ = {w1_seed_flip_rho_small}; entrada 1: a ρ = {w1_seed_flip_rho_1}",
-            **judge(slope_flips_past_one, flip_at_small, flip_small.soon_after_one),
+            **judge(
+                slope_flips_past_one,
+                None if np.isnan(flip_at_small) else float(flip_at_small),
+                flip_small.soon_after_one,
+            ),
             robustness="abans de ρ = {w1_flip_limit}: {w1_flip_soon_small} (entrada {w1_small_x}), "
             "{w1_flip_soon_1} (entrada 1)",
         ),
@@ -238,7 +282,7 @@ def readout() -> WidgetClaims:
             "draw",
             "ρ = {w1_sat_rho}, tanh′ mitjana {w1_sat_mean_tp}, producte {w1_sat_product}, "
             "pendent {w1_sat_meas} (s'esvaeix: per sota de −{w1_threshold})",
-            **judge(saturation_vanishes, sat.spectral_radius, sat.product, sat.vanishes),
+            **judge(saturation_vanishes, sat.spectral_radius, sat.product, bool(sat.vanishes)),
             robustness="{w1_sat_share}; ρ(2·W0) entre {w1_rho2_min} i {w1_rho2_max}",
         ),
         Claim(
@@ -247,7 +291,7 @@ def readout() -> WidgetClaims:
             "draw",
             "pendent {w1_small_meas}: la norma creix ×{w1_small_growth} en {w1_T} passos (explota: més "
             "de ×{w1_explode_factor}); producte {w1_small_product}",
-            **judge(small_input_explodes, small.explodes, small.product),
+            **judge(small_input_explodes, bool(small.explodes), small.product),
             robustness="explota en {w1_small_share__el}; explota amb el producte per sobre d'1 en "
             "{w1_small_explained_share__el}",
         ),
@@ -308,17 +352,9 @@ def readout() -> WidgetClaims:
             "producte ρ·tanh′.",
         ),
     )
-    readout = (
-        [
-            "configuració",
-            "ρ",
-            "tanh′ mitjana",
-            "producte",
-            "pendent previst",
-            "pendent mesurat",
-            "fita de Pascanu",
-            "gradient",
-        ],
+    table = (
+        ["configuració", "ρ", "tanh′ mitjana", "producte", "pendent previst", "pendent mesurat", "fita de Pascanu"]
+        + ["gradient"],
         [
             [setting]
             + ["{%s%s}" % (p, col) for col in ("rho", "mean_tp", "product", "pred", "meas", "bound", "verdict")]
@@ -330,131 +366,122 @@ def readout() -> WidgetClaims:
         ],
     )
     return WidgetClaims(
-        "W1", "01-gradient-rnn", n, claims, corrections, paragraphs=(1, 2, 3), tables={"readout": readout}
+        "W1", "01-gradient-rnn", n, claims, corrections, paragraphs=(1, 2, 3), tables={"readout": table}
     )
-
-
-def _verdict(run) -> str:
-    """ "explota" / "s'esvaeix": the fitted line grows / shrinks by more than ``w1.EXPLODE_FACTOR``
-    over the T steps; in between, "es manté". ``run`` is a readout, or one entry of a sweep."""
-    return "explota" if run.explodes else "s’esvaeix" if run.vanishes else "es manté"
-
-
-class _Entry:
-    """One scale of a sweep, seen as a readout (of :func:`w1.simulate`) by :func:`_verdict`
-    and :func:`_widget_readout`."""
-
-    FIELDS = (
-        "spectral_radius",
-        "mean_tanh_prime",
-        "product",
-        "predicted_slope",
-        "measured_slope",
-        "bound_slope",
-        "explodes",
-        "vanishes",
-    )
-
-    def __init__(self, sw, i):
-        for name in self.FIELDS:
-            setattr(self, name, getattr(sw, name)[i].item())
-
-
-def _widget_readout(run) -> dict[str, str]:
-    """The widget's strings for one run: a readout, or one entry of a sweep."""
-    return {
-        "rho": fmt.decimal(run.spectral_radius),
-        "tp": fmt.decimal(run.mean_tanh_prime),
-        "product": fmt.decimal(run.product),
-        "pred": fmt.decimal(run.predicted_slope),
-        "meas": fmt.decimal(run.measured_slope),
-        "bound": fmt.decimal(run.bound_slope),
-        "verdict": _verdict(run),
-    }
-
-
-# --- widget 1 ---------------------------------------------------------------------------------
-
-LABELS = {
-    "rho": "radi espectral ρ",
-    "tp": "tanh′ mitjana",
-    "product": "producte ρ·tanh′",
-    "pred": "pendent previst",
-    "meas": "pendent mesurat",
-    "bound": "fita de Pascanu",
-    "verdict": "gradient",
-}
 
 
 def reading(w_scale: float = w1.W_SCALE, input_scale: float = w1.INPUT_SCALE) -> dict[str, str]:
     """Widget 1's readout at any setting, with the page's seed: the strings the widget shows
     (keys of :data:`LABELS`).  ``w_scale`` multiplies W_hh, ``input_scale`` the input."""
-    return _widget_readout(w1.simulate(w_scale=w_scale, input_scale=input_scale, seed=w1.page_seed()))
+    return _texts(w1.simulate(w_scale=w_scale, input_scale=input_scale, seed=w1.page_seed()))
 
 
 def controls() -> dict:
-    seed = w1.page_seed()
-    scales = tuple(np.round(np.arange(1, 41) * 0.1, 1))
-    input_scales = (0.05, 0.25, 0.5, 1.0)
-    sweeps = {x: w1.sweep(x, seed, scales=np.array(scales)) for x in input_scales}  # a batch per input
+    seed, scales, input_scales = w1.page_seed(), w1.SWEEP_SCALES[1::2], (0.05, 0.25, 0.5, 1.0)  # ρ 0,1 … 4,0
+    sweeps = {x: w1.sweep(x, (seed,)) for x in input_scales}  # a batch per input, as the figures'
 
     def state(w_scale, input_scale):  # reading(w_scale, input_scale), from the sweep's batch
-        sw, i = sweeps[input_scale], scales.index(w_scale)
-        predicted = sw.predicted_slope[i]
-        k = np.arange(sw.log_grad_norms.shape[1])
-        return {
-            "readout": _widget_readout(_Entry(sw, i)),
-            "plot": {
-                "kind": "lines",
-                "ylog": True,
-                "xlabel": "passos enrere k",
-                "ylabel": "‖∂ℒ/∂h‖",
-                "series": [
-                    {"label": "mesurat", "x": k.tolist(), "y": plot_values(np.exp(sw.log_grad_norms[i]))},
-                    {
-                        "label": "previst",
-                        "dash": True,
-                        "x": [0, int(k[-1])],
-                        "y": plot_values(np.exp([0.0, predicted * k[-1]])),
-                    },
-                ],
-            },
-        }
+        sw, i = sweeps[input_scale], (0, w1.SWEEP_SCALES.index(w_scale))
+        measured, predicted = np.exp(sw.log_grad_norms[i]), np.exp(sw.predicted_slope[i] * np.array([0, sw.T]))
+        series = [
+            {"label": "mesurat", "x": sw.steps_back.tolist(), "y": plot_values(measured)},
+            {"label": "previst", "dash": True, "x": [0, sw.T], "y": plot_values(predicted)},
+        ]
+        plot = {"kind": "lines", "ylog": True, "xlabel": "passos enrere k", "ylabel": "‖∂ℒ/∂h‖", "series": series}
+        return {"readout": _texts(sw, i), "plot": plot}
 
     return spec(
         "w1",
         [
-            control("w_scale", "escala de Wₕₕ", scales, w1.W_SCALE, lambda v: fmt.decimal(v, 1)),
-            control(
-                "input_scale",
-                "escala de l'entrada",
-                input_scales,
-                w1.INPUT_SCALE,
-                lambda v: fmt.decimal(v, 2 if v < 0.1 else (1 if v < 1 else 0)),
-            ),
+            control("w_scale", "escala de Wₕₕ", scales, w1.W_SCALE, _scale),
+            control("input_scale", "escala de l'entrada", input_scales, w1.INPUT_SCALE, _scale),
         ],
         state,
         LABELS,
     )
 
 
-def _maybe(x: float | None) -> str:
-    return "cap" if x is None else fmt.decimal(x)
+# --- the figures --------------------------------------------------------------------------------
 
 
-def _norm(x: float) -> str:
-    """A gradient norm as a reader says it: 34,3, 0,5, or 8,0·10⁻¹⁴ when it is tiny or huge."""
-    return fmt.decimal(x, 1) if 0.1 <= x < 1000 else fmt.power_of_ten(x, 1)
+def _plot_gradient(r: w1.RNNGradient, ax=None, title: str | None = None, legend_below: bool = False) -> Figure:
+    """Gradient norm against steps back (log scale), the estimate's straight line and Pascanu's bound."""
+    fig, ax = new_figure(ax)
+    k, texts, start = r.steps_back, _texts(r), r.log_grad_norms[0]
+    ax.semilogy(k, np.exp(r.log_grad_norms), "o-", ms=3, lw=1, color=BLUE, label=f"mesurat (pendent {texts['meas']})")
+    ax.semilogy(
+        k, np.exp(start + r.predicted_slope * k), "--", color=ORANGE, label=f"estimació, ln(ρ·tanh′) = {texts['pred']}"
+    )
+    bound = f"fita, ln(‖W‖₂·max tanh′) = {texts['bound']}"
+    ax.semilogy(k, np.exp(start + r.bound_slope * k), ":", color=GREEN, lw=1.5, label=bound)
+    ax.set_ylim(*_shown_range([r]))  # the bound may leave the top
+    ax.set_xlabel("passos enrere $k$")
+    ax.set_ylabel(r"$\|\partial \mathcal{L}/\partial \mathbf{h}_{T-k}\|$")
+    power_ticks(ax)
+    catalan_ticks(ax, "x")
+    ax.legend(fontsize=SMALL, **({"loc": "upper center", "bbox_to_anchor": (0.5, -0.2)} if legend_below else {}))
+    if title:
+        ax.set_title(title, fontsize=9.5)
+    return fig
 
 
-def _goes(end: float) -> str:
-    """Where a norm that starts at 1 goes: "puja" or "cau"."""
-    return "puja" if end > 1 else "cau"
+def _shown_range(runs) -> tuple[float, float]:
+    """The y range that shows the measured norms and the estimates (the bound may leave the top)."""
+    shown = np.concatenate(
+        [np.r_[r.log_grad_norms, r.log_grad_norms[0] + r.predicted_slope * r.steps_back] for r in runs]
+    )
+    return float(np.exp(shown.min()) / 3), float(np.exp(shown.max()) * 30)
 
 
-def _turns(rho: float | None, first: bool = True) -> str:
-    """Where a sweep's slope becomes positive, in words: "es torna positiu a ρ = 1,27" (the
-    second time, "a ρ = 2,44"), or "no es torna positiu"."""
-    if rho is None:
-        return "no es torna positiu"
-    return f"{'es torna positiu a' if first else 'a'} ρ = {fmt.decimal(rho)}"
+def _plot_settings(runs: list, titles: list[str]) -> Figure:
+    """Several settings side by side, on a shared y axis, legends underneath."""
+    fig, axes = plt.subplots(1, len(runs), figsize=(3.6 * len(runs), 4.4), sharey=True)
+    for r, t, ax in zip(runs, titles, axes):
+        _plot_gradient(r, ax=ax, title=t, legend_below=True)
+    axes[0].set_ylim(*_shown_range(runs))
+    for ax in axes[1:]:
+        ax.set_ylabel("")
+    fig.tight_layout()
+    return fig
+
+
+def _plot_sweep(sweeps: list, labels: list[str], threshold: float) -> Figure:
+    """Top: measured (solid) and predicted (dashed) slope against ρ, with the band of "es manté"
+    (±``threshold``). Bottom: the mean tanh′ of the same networks."""
+    fig, (ax, low) = plt.subplots(2, 1, figsize=(6.0, 5.6), sharex=True, height_ratios=(2, 1))
+    for sw, label, color in zip(sweeps, labels, (BLUE, ORANGE, GREEN)):
+        rho = sw.spectral_radius[0]
+        ax.plot(rho, sw.measured_slope[0], "-", color=color, label=f"{label}: mesurat")
+        ax.plot(rho, sw.predicted_slope[0], "--", color=color, lw=1, label=f"{label}: estimació")
+        low.plot(rho, sw.mean_tanh_prime[0], "-", color=color, label=label)
+    ax.axhspan(-threshold, threshold, color=GREY, alpha=0.15, lw=0)
+    ax.axhline(0, color=GREY, lw=0.8)
+    for a in (ax, low):
+        a.axvline(1, color=GREY, lw=0.8, ls=":")
+        catalan_ticks(a)
+    ax.set_ylim(bottom=max(ax.get_ylim()[0], -1.5))  # the sign change is the story, not the far left
+    ax.set_ylabel("pendent per pas")
+    low.set_ylim(0, 1.05)
+    low.set_xlabel("radi espectral ρ de $W_{hh}$")
+    low.set_ylabel("tanh′ mitjana")
+    ax.legend(fontsize=SMALL, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+@typeset
+def figures() -> dict[str, Figure]:
+    """The page's figures, by the name the page shows them under."""
+    n, seed, runs = readout().numbers, w1.page_seed(), _settings()
+    setting = "$\\mathbf{{W}}_{{hh}}$ × {}, entrada × {}".format  # as the table's rows
+    return {
+        "w1_fig_default": _plot_gradient(runs[0]),
+        "w1_fig_sweep": _plot_sweep(
+            [w1.sweep(x, (seed,)) for x in (w1.INPUT_SCALE, w1.SMALL_INPUT[1])],
+            ["entrada " + n[k] for k in ("w1_input_scale", "w1_small_x")],
+            runs[0].growth_threshold,
+        ),
+        "w1_fig_settings": _plot_settings(
+            runs, [n["w1_label"], setting(n["w1_sat_w"], n["w1_sat_x"]), setting(n["w1_small_w"], n["w1_small_x"])]
+        ),
+    }
