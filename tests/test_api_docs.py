@@ -12,7 +12,7 @@ import pytest
 
 from chapter09.widgets import WIDGETS
 
-MODULES = (*(w.module for w in WIDGETS), "fmt", "common")
+MODULES = (*(w.module for w in WIDGETS), "rnn_gradient_seeds", "fmt", "common")
 
 
 def load(name: str):

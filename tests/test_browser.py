@@ -79,7 +79,7 @@ def move(locator, name, label, spec):
 def test_widget_1_starts_as_the_prose_and_follows_the_text(widget_on):
     n, spec, w = claims.widget1().numbers, rnn_gradient.controls(), widget_on("w1")
     assert readout(w, "rho") == n["w1_rho"] and readout(w, "meas") == n["w1_meas"]
-    move(w, "w_scale", n["w1_sat_w"] + ",0", spec)  # "Posa l'escala de W_hh a 2"
+    move(w, "w_scale", n["w1_sat_w"], spec)  # "Posa l'escala de W_hh a 2"
     assert (readout(w, "rho"), readout(w, "product"), readout(w, "verdict")) == (
         n["w1_sat_rho"],
         n["w1_sat_product"],
