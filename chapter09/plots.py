@@ -1,6 +1,6 @@
 """The book's figure style: one look for every figure, Catalan tick formats, shared axes helpers.
 
-Each page's figures are drawn in ``chapter09/figures/<widget>.py`` with these; their
+Each page's figures are drawn in ``chapter09/pages/<widget>.py`` with these; their
 ``plot_*`` functions take a readout and return a matplotlib ``Figure`` (never shown,
 never saved there).
 """
