@@ -49,7 +49,7 @@ def test_every_glued_number_is_rendered_in_catalan(built_book, w):
 
 
 def test_headline_numbers_of_widget_1_are_on_its_page(built_book):
-    w = claims.widget1()
+    w = claims.registry()[0]
     pasted = [s.get_text() for s in page_text(built_book, w.page).select("span.pasted-text")]
     for key in (
         "w1_rho",

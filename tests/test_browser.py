@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from chapter09 import attention as w4
-from chapter09 import claims, fmt
-from chapter09.pages import attention, cost, gates, lstm_gradient, rnn_gradient
+from chapter09 import fmt
+from chapter09.pages import attention, bottleneck, cost, gates, lstm_gradient, rnn_gradient
 from chapter09.widgets import CLAIMS_PAGE, WIDGETS
 
 PAGES = ["index", *(w.page for w in WIDGETS), CLAIMS_PAGE, "bibliografia"]
@@ -77,7 +77,7 @@ def move(locator, name, label, spec):
 
 
 def test_widget_1_starts_as_the_prose_and_follows_the_text(widget_on):
-    n, spec, w = claims.widget1().numbers, rnn_gradient.controls(), widget_on("w1")
+    n, spec, w = rnn_gradient.readout().numbers, rnn_gradient.controls(), widget_on("w1")
     assert readout(w, "rho") == n["w1_rho"] and readout(w, "meas") == n["w1_meas"]
     move(w, "w_scale", n["w1_sat_w"], spec)  # "Posa l'escala de W_hh a 2"
     assert (readout(w, "rho"), readout(w, "product"), readout(w, "verdict")) == (
@@ -90,16 +90,16 @@ def test_widget_1_starts_as_the_prose_and_follows_the_text(widget_on):
 
 
 def test_widget_2_forget_values_of_the_text(widget_on):
-    n, spec, w = claims.widget2().numbers, lstm_gradient.controls(), widget_on("w2")
+    n, spec, w = lstm_gradient.readout().numbers, lstm_gradient.controls(), widget_on("w2")
     assert readout(w, "whole") == n["w2_whole"]
-    move(w, "forget", n["w2_forget_low"] + "0", spec)  # "Baixa f a 0,9"
+    move(w, "forget", n["w2_forget_low"], spec)  # "Baixa f a 0,9": the label is the value the text names
     assert readout(w, "whole") == n["w2_whole_low"]
     move(w, "forget", "1", spec)  # "posa-la a 1"
     assert readout(w, "whole") == n["w2_whole_one"]
 
 
 def test_widget_3_starts_at_the_text_s_settings(widget_on):
-    n, w = claims.widget3().numbers, widget_on("w3")
+    n, w = bottleneck.readout().numbers, widget_on("w3")
     assert (readout(w, "missing"), readout(w, "fraction")) == (n["w3_missing"], n["w3_fraction"])
 
 
@@ -112,14 +112,14 @@ def test_widget_4_temperatures_of_the_text(widget_on):
 
 
 def test_widget_5_long_context(widget_on):
-    n, spec, w = claims.widget5().numbers, cost.controls(), widget_on("w5")
+    n, spec, w = cost.readout().numbers, cost.controls(), widget_on("w5")
     assert (readout(w, "ratio"), readout(w, "kv"), readout(w, "state")) == (n["w5_ratio"], n["w6_kv"], n["w6_state"])
     move(w, "L", n["w6_L_long"], spec)  # "Puja L a 131.072"
     assert readout(w, "kv") == n["w6_kv_long"] and readout(w, "state") == n["w6_state"]
 
 
 def test_widget_7_top_k_of_the_text(widget_on):
-    n, spec, w = claims.widget7().numbers, gates.controls(), widget_on("w7")
+    n, spec, w = gates.readout().numbers, gates.controls(), widget_on("w7")
     assert readout(w, "gap") == "0,000"
     move(w, "top_k", n["w7_top_k"], spec)  # "Amb el top-k a 2 de 16"
     assert (readout(w, "off"), readout(w, "gap")) == (n["w7_switched_off"], n["w7_topk_gap"])
@@ -142,7 +142,7 @@ def test_search_works_offline_in_catalan(open_page):
 
 def test_widget_1_raising_the_scale_flips_the_slope_after_the_radius_passes_one(widget_on):
     """ "puja l'escala de W_hh fins que el radi passi d'1 i el pendent canvia de signe" (small input)."""
-    n, spec, w = claims.widget1().numbers, rnn_gradient.controls(), widget_on("w1")
+    n, spec, w = rnn_gradient.readout().numbers, rnn_gradient.controls(), widget_on("w1")
     move(w, "input_scale", n["w1_small_x"], spec)
     scales = next(c for c in spec["controls"] if c["name"] == "w_scale")["labels"]
     seen = []
