@@ -1,23 +1,15 @@
 """Stock myst-nb execution, with a cache key that carries everything a page's output depends on.
 
-myst-nb runs each page in a kernel of its own and caches the executed notebook in
-jupyter-cache, keyed on the source of its code cells alone (MyST-NB#299): an edit of
-``chapter09`` would leave stale numbers.  So, while Sphinx reads a page (``source-read``),
-one hidden code cell is appended to it holding a single comment: the digest of
-
-* the ``chapter09`` modules the page imports, followed transitively through every
-  ``import`` in them (at module level or inside a function), with their parent packages;
-* Python's and the libraries' versions, and the figure format of the builder.
-
-jupyter-cache hashes that cell like any other, so a record can only be found by a page
-whose every input is the one it was executed with.  Sphinx is told that the page depends
-on those files, so it reads the page again when one changes.  Nothing is kept beside the
-cache: a killed build, a moved checkout or a reverted edit may cost an execution, never a
-stale number.  Three faults are mended on the way: a damaged record (missing, truncated,
-not matching its key) is dropped with a warning and its page runs again; an unreadable
-database is emptied; a page whose HTML is older than its doctree (a build killed while
-writing) is written again.  The database is created before the readers start, so that
-parallel readers do not race to create it.
+myst-nb runs each page in a kernel of its own and caches it in jupyter-cache, keyed on its
+cells' code alone (MyST-NB#299).  So, while Sphinx reads a page, one hidden cell is appended
+holding a comment: the digest of the ``chapter09`` modules the page imports (followed
+transitively, parent packages included), of Python's and the libraries' versions and of the
+builder's figure format.  A record can only be found by a page whose every input is the one
+it ran with; Sphinx reads a page again when a file it depends on changes.  Nothing is kept
+beside the cache, so a killed build, a moved checkout or a reverted edit may cost an
+execution, never a stale number.  Mended on the way: a damaged record is dropped (its page
+runs again), an unreadable database emptied, a page whose HTML is older than its doctree (a
+build killed while writing) written again; the database exists before parallel readers start.
 """
 
 from __future__ import annotations

@@ -4,8 +4,7 @@ The notebook is the page as a reader of Jupyter expects it, not MyST source:
 
 * a first cell says how to install ``chapter09``, which is all it needs;
 * the prose is plain Markdown: each ``{glue:text}`` role is replaced by the string the
-  build computed for it (read from the page's executed notebook in the execution cache,
-  through jupyter-cache's public API), citations become «(Autor, any)», cross-references
+  page glued when it ran, citations become «(Autor, any)», cross-references
   their text, admonitions a bold title over a quotation, and what only the HTML shows
   (the widgets' controls) is left out;
 * each ``{glue:figure}`` becomes a code cell that draws that figure where the page shows
@@ -24,6 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import nbformat
+from bibliography import surnames
 from myst_nb.core.read import read_myst_markdown_notebook
 
 from execution import is_notebook_page
@@ -55,13 +55,7 @@ def citations(bibfile: Path) -> dict[str, tuple[str, str]]:
     """Key → (authors as a citation names them, year), from the book's BibTeX file."""
     from pybtex.database import parse_file
 
-    out = {}
-    for key, entry in parse_file(str(bibfile)).entries.items():
-        people = entry.persons.get("author", [])
-        names = [" ".join(p.last_names).replace("{", "").replace("}", "") for p in people]
-        who = names[0] if len(names) == 1 else " i ".join(names) if len(names) == 2 else f"{names[0]} et al."
-        out[key] = (who, entry.fields.get("year", ""))
-    return out
+    return {key: (surnames(e), e.fields.get("year", "")) for key, e in parse_file(str(bibfile)).entries.items()}
 
 
 # --- MyST to plain Markdown ---------------------------------------------------------------------

@@ -601,12 +601,6 @@ def test_every_module_declares_its_public_names():
 @pytest.mark.parametrize(
     "call, name",
     [
-        (lambda: __import__("chapter09.book").book.show(42), "page"),
-        (lambda: __import__("chapter09.book").book.figure(fmt, "x"), "page"),
-        (lambda: __import__("chapter09.book").book.glue_figure("k", "not a figure"), "fig"),
-        (lambda: __import__("chapter09.book").book.glue_numbers(["k", "v"]), "numbers"),
-        (lambda: __import__("chapter09.book").book.glue_numbers({"k": 1.5}), "numbers"),
-        (lambda: __import__("chapter09.book").book.widget({"widget": "w"}), "spec"),
         (lambda: importlib.import_module("chapter09.__main__").main("atencio --tau 1"), "argv"),
         (lambda: importlib.import_module("chapter09.__main__").main([1.5]), "argv"),
     ],
