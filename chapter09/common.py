@@ -5,7 +5,7 @@ use that widget (the book keys each page on the modules it imports).
 
 >>> sigmoid(np.array([-np.inf, 0.0, np.inf])).tolist()
 [0.0, 0.5, 1.0]
->>> matvec(np.eye(2) * 3, np.array([[1.0, 2.0], [0.5, 0.0]])).tolist()
+>>> _matvec(np.eye(2) * 3, np.array([[1.0, 2.0], [0.5, 0.0]])).tolist()
 [[3.0, 6.0], [1.5, 0.0]]
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _check
 
-__all__ = ["N_SEEDS", "matvec", "memo", "sigmoid"]
+__all__ = ["N_SEEDS", "memo", "sigmoid"]
 
 N_SEEDS = 200  # every share "in X % of the seeds" counts this many seeds, 0 … N_SEEDS − 1
 
@@ -42,39 +42,8 @@ def sigmoid(z: np.ndarray) -> np.ndarray:
     return np.where(z >= 0, 1 / (1 + e), e / (1 + e))
 
 
-def matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """``A v`` for stacks of matrices ``(..., m, n)`` and vectors ``(..., n)`` that broadcast.
-
-    Parameters
-    ----------
-    A : array_like of float, shape (..., m, n), finite
-        The matrices.
-    v : array_like of float, shape (..., n), finite
-        The vectors; their leading axes broadcast with A's.
-
-    Returns
-    -------
-    numpy.ndarray, shape (..., m)
-        ``A v`` for each matrix–vector pair of the broadcast batch.
-    """
-    A, v = _check.array("A", A, min_ndim=2), _check.array("v", v, min_ndim=1)
-    if A.shape[-1] != v.shape[-1]:
-        raise ValueError(f"v must have {A.shape[-1]} components (A's columns), got shape {v.shape}")
-    try:
-        np.broadcast_shapes(A.shape[:-2], v.shape[:-1])
-    except ValueError:
-        raise ValueError(
-            f"v must have leading axes that broadcast with A's {A.shape[:-2]}, got shape {v.shape}"
-        ) from None
-    with np.errstate(over="ignore", invalid="ignore"):
-        product = _matvec(A, v)
-    if not np.all(np.isfinite(product)):
-        raise ValueError("A and v must be small enough for a finite product, got values that overflow float64")
-    return product
-
-
 def _matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """:func:`matvec` unchecked, for the widgets' inner loops."""
+    """``A v`` for stacks of matrices ``(..., m, n)`` and of vectors ``(..., n)`` that broadcast."""
     return (A @ v[..., None])[..., 0]
 
 
