@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _check, fmt
+from . import fmt
 
 __all__ = ["MAX_STATES", "Control", "control", "plot_values", "spec"]
 
@@ -51,35 +51,15 @@ def _plain(value):
 
 
 def control(name: str, label: str, values, initial, formatter) -> Control:
-    """A control: its name, its label, the values it takes, the initial one, and each value's label
-    (``formatter(value)``, a str)."""
-    _check.text("name", name), _check.text("label", label), _check.function("formatter", formatter)
-    values = tuple(_check.count("values", values, MAX_STATES))
-    matches = [i for i, v in enumerate(values) if _same(v, initial)]
-    if not matches:
-        raise ValueError(f"initial must be one of the values of {name}, got {_check._short(initial)}")
-    labels = tuple(formatter(v) for v in values)
-    if not all(isinstance(t, str) for t in labels):
-        raise ValueError(f"formatter must return a str for each value, got {labels!r:.80}")
-    return Control(name, label, values, labels, matches[0])
-
-
-def _same(a, b) -> bool:
-    """``a == b`` for a control's values (numbers, text, flags), False for what cannot be compared so."""
-    try:
-        return bool(a == b) and type(a == b) is not np.ndarray
-    except (TypeError, ValueError):
-        return False
+    """A control: its name, its label, the values it takes, the initial one (one of them), and each
+    value's label, ``formatter(value)``: the label is the value it runs, written as the prose writes it."""
+    values = tuple(values)
+    return Control(name, label, values, tuple(formatter(v) for v in values), values.index(initial))
 
 
 def spec(widget: str, controls: list[Control], state, readout_labels: dict) -> dict:
-    """Run ``state(*values)`` at every combination of control positions."""
-    _check.text("widget", widget), _check.function("state", state)
-    if not isinstance(controls, list) or not all(isinstance(c, Control) for c in controls):
-        raise _check.WrongType("controls", controls, "a list of Control")
-    if not isinstance(readout_labels, dict):
-        raise _check.WrongType("readout_labels", readout_labels, "a dict")
-    _check.size("controls", math.prod(len(c.values) for c in controls), MAX_STATES, "the combinations of positions")
+    """Run ``state(*values)`` at every combination of control positions (at most ``MAX_STATES``)."""
+    assert math.prod(len(c.values) for c in controls) <= MAX_STATES, "a widget of more states than the page can carry"
     states = {}
     for positions in itertools.product(*(range(len(c.values)) for c in controls)):
         values = [c.values[i] for c, i in zip(controls, positions)]
@@ -102,19 +82,5 @@ def _typeset(data):
 
 
 def plot_values(a, digits: int = 4) -> list:
-    """Numbers for a widget's plot (the readout keeps its exact strings), to ``digits`` significant digits.
-
-    Parameters
-    ----------
-    a : array_like of float, shape (n,), finite
-        The values to plot.
-    digits : int, 1 … 17
-        Significant digits kept.
-
-    Returns
-    -------
-    list of float
-        The values, rounded, for the widget's JSON.
-    """
-    a, digits = _check.array("a", a, ndim=1), _check.integer("digits", digits, 1, 17)
-    return [float(f"{x:.{digits}g}") for x in a]
+    """Numbers for a widget's plot (the readout keeps its exact strings), to ``digits`` significant digits."""
+    return [float(f"{x:.{digits}g}") for x in np.asarray(a, dtype=float)]
