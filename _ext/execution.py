@@ -73,13 +73,9 @@ def dependencies(page_text: str, package: Path = PACKAGE) -> list[Path]:
     cells = [c.split("\n", 1)[1] for c in page_text.split("```{code-cell}")[1:]]
     code = "\n".join(line for cell in cells for line in cell.split("```")[0].splitlines() if line[:1] != ":")
     try:
-        todo = set(imports(code, "__page__", package))
+        todo, seen = set(imports(code, "__page__", package)), set()
     except (SyntaxError, ValueError):  # a cell that does not parse fails when it runs: depend on everything
-        todo = {
-            f"{package.name}.{p.relative_to(package).with_suffix('').as_posix().replace('/', '.')}"
-            for p in package.rglob("*.py")
-        }
-    seen = set()
+        return sorted(package.rglob("*.py"))
     while todo:
         parts = todo.pop().split(".")
         for parent in (".".join(parts[:k]) for k in range(1, len(parts) + 1)):  # a.b.c runs a and a.b too

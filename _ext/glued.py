@@ -3,13 +3,10 @@
 myst-nb writes what each executed page glued beside the output, for its cross-document
 ``{glue}`` (``read_glue_cache``).  From there:
 
-* every ``{glue:figure}`` whose ``:alt:`` is exactly ``{key}`` gets the string its page glued
-  under ``key`` (a sentence computed from the figure's data), at ``doctree-read``; without
-  execution the figure's caption stands in, and a key the page did not glue is a warning;
-* the claims page's tables (``{registry} claims``, ``corrections`` or ``typographic``) are
-  filled, when the page is written, with the rows each widget page published as it ran
-  (``chapter09.claims.published``): the claims page recomputes nothing, and it is written
-  again whenever a widget page was read again;
+* each ``{glue:figure}`` whose ``:alt:`` is ``{key}`` gets the sentence its page glued under
+  ``key`` (computed from the figure's data); without execution its caption stands in;
+* the claims page's tables (``{registry} claims``, ``corrections``, ``typographic``) are filled,
+  when it is written, with the rows each widget page published as it ran: it recomputes nothing;
 * ``{widget-pages}`` is the toctree of the widget pages of ``chapter09.widgets.WIDGETS``.
 """
 
@@ -126,11 +123,8 @@ class WidgetPages(TocTree):
         return super().run()
 
 
-def remember_read(app, env, docnames) -> None:
-    READ.update(docnames)
-
-
 def claims_page_when_a_widget_page_was_read(app, env) -> list[str]:
+    """env-updated: the claims page is written again whenever a widget page was read again."""
     return [CLAIMS_PAGE] if READ & {w.page for w in WIDGETS} and CLAIMS_PAGE in env.all_docs else []
 
 
@@ -140,6 +134,6 @@ def setup(app):
     app.add_directive("widget-pages", WidgetPages)
     app.add_post_transform(FillRegistry)
     app.connect("doctree-read", fill_alt_texts)
-    app.connect("env-before-read-docs", remember_read)
+    app.connect("env-before-read-docs", lambda app, env, docnames: READ.update(docnames))
     app.connect("env-updated", claims_page_when_a_widget_page_was_read)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
