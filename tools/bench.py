@@ -10,10 +10,9 @@ e. no-op rebuild
 f. clean HTML build of the revision ``BENCH_BASE`` (default acb43a2, the last one with a
    home-made kernel pool), from ``git archive``, to compare (a) with
 
-All build as ``make html`` does (``tools/build.py``).  Each is run ``BENCH_RUNS`` times
-(3); the table shows medians and the ratios against the targets, the CPU floor of (a)
-(its CPU seconds, kernels included, over the cores), each page's execution time and the
-compute time of each widget's page module.
+All build as ``make html`` does (``tools/build.py``), ``BENCH_RUNS`` times (3): medians, the
+ratios against the targets, the CPU floor of (a) (its CPU seconds over the cores), each page's
+execution and each widget's compute time.
 """
 
 from __future__ import annotations
@@ -49,10 +48,6 @@ def sphinx(repo: Path, out: str, cache: Path, *extra: str) -> tuple[float, str]:
     if result.returncode != 0:
         raise SystemExit(f"build failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
     return elapsed, result.stdout + result.stderr
-
-
-def executed(log: str) -> list[str]:
-    return sorted(set(re.findall(r"([\w-]+)\.md: Executing notebook", log)))
 
 
 def page_seconds(log: str) -> dict[str, float]:
@@ -97,7 +92,7 @@ def measure() -> dict:
             module.write_text(module.read_text(encoding="utf-8") + f"\n# benchmark edit {run}\n", encoding="utf-8")
             t, log = sphinx(repo, "a", tmp / f"cache-{run}")
             times["d"].append(t)
-            reexecuted.append(executed(log))
+            reexecuted.append(sorted(set(re.findall(r"([\w-]+)\.md: Executing notebook", log))))
     return {
         "times": {k: statistics.median(v) for k, v in times.items()},
         "all": times,
