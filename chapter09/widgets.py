@@ -22,6 +22,7 @@ class Widget:
     title: str
     options: dict  # reading()'s parameter → (help, kind), kind in int, float, bool: the CLI's options
     names: dict = field(default_factory=dict)  # a widget function's name of a parameter → the option
+    authored: bool = True  # the author's text comments it (False: a page the book adds, claims of its own)
 
     def page_module(self):
         """``chapter09.pages.<module>``: ``readout()``, ``figures()``, ``controls()``, ``reading()``."""
