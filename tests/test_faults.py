@@ -1,6 +1,6 @@
 """Faults may cost time, never a stale number, and never a build that stays broken.
 
-Each test strikes a temporary copy of the book (reduced to one widget page, so that a
+Each test strikes a temporary copy of the book (reduced to one page that runs a line of chapter09, so that a
 build takes seconds) with one fault, builds it again, and compares the rebuilt pages
 byte for byte with a clean build of the same sources: a moved checkout; a kill after
 the pages have executed and before the build ends; a kill while writing; an edit,
@@ -26,19 +26,43 @@ from conftest import build as build_tool
 from conftest import small_copy
 
 pytestmark = pytest.mark.book
-PAGES = ("04-atencio",)  # the smallest book that shows every fault: one page that runs code
-EDIT = ("COPY_TOL, MEAN_TOL = 0.01, 0.1 ", "COPY_TOL, MEAN_TOL = 0.01, 0.12 ")  # attention.py: a glued tolerance
+PAGES = ("prova",)  # the smallest book that shows every fault: one page that runs a line of chapter09
+PAGE = """---
+file_format: mystnb
+kernelspec:
+  name: python3
+  display_name: Python 3
+---
+
+# Prova
+
+```{code-cell} ipython3
+:tags: [remove-input]
+
+from myst_nb import glue
+
+from chapter09 import common, fmt
+
+glue("n_seeds", fmt.integer(common.N_SEEDS), display=False)
+```
+
+Les llavors: {glue:text}`n_seeds`.
+"""
+EDIT = ("\nN_SEEDS = 200 ", "\nN_SEEDS = 201 ")  # chapter09/common.py: the page's glued number
 
 
 def make_copy(path: Path, edited: bool = False) -> Path:
-    small_copy(path, PAGES)
+    small_copy(path, ())
+    (path / "book" / "prova.md").write_text(PAGE, encoding="utf-8")
+    index = path / "book" / "index.md"
+    index.write_text(index.read_text(encoding="utf-8").replace("```{toctree}\n", "```{toctree}\nprova\n", 1))
     if edited:
         edit(path)
     return path
 
 
 def edit(repo: Path, revert: bool = False) -> None:
-    module = repo / "chapter09" / "attention.py"
+    module = repo / "chapter09" / "common.py"
     old, new = EDIT[::-1] if revert else EDIT
     text = module.read_text(encoding="utf-8")
     assert old in text
@@ -88,7 +112,7 @@ def reference(tmp_path_factory) -> dict[str, dict[str, bytes]]:
         repo = make_copy(tmp_path_factory.mktemp(name) / "repo", edited)
         built(repo)
         out[name] = pages(repo)
-    assert out["clean"]["04-atencio"] != out["edited"]["04-atencio"]  # the edit shows on the page
+    assert out["clean"]["prova"] != out["edited"]["prova"]  # the edit shows on the page
     return out
 
 
@@ -104,7 +128,7 @@ def test_moved_checkout_then_an_edit(repo, tmp_path, reference):
     moved = tmp_path / "moved"
     repo.rename(moved)
     edit(moved)
-    assert executed(built(moved)) == ["04-atencio"]
+    assert executed(built(moved)) == ["prova"]
     same_pages(moved, reference["edited"])
 
 
@@ -131,13 +155,12 @@ def test_kill_while_writing_after_an_edit(repo, reference):
     same_pages(repo, reference["edited"])
 
 
-def record_file(repo: Path, page: str) -> Path:
-    """The executed notebook of ``page`` in the cache (found by its code, not by jupyter-cache's layout)."""
-    module = {"04-atencio": "attention"}[page]
+def record_file(repo: Path) -> Path:
+    """The executed notebook of the page in the cache (found by its code, not by jupyter-cache's layout)."""
     for path in (repo / "cache").rglob("*.ipynb"):
-        if f"from chapter09.pages import {module} as page" in path.read_text(encoding="utf-8"):
+        if "fmt.integer(common.N_SEEDS)" in path.read_text(encoding="utf-8"):
             return path
-    raise AssertionError(f"no cached notebook for {page}")
+    raise AssertionError("no cached notebook for the page")
 
 
 DAMAGE = {
@@ -149,13 +172,13 @@ DAMAGE = {
 
 @pytest.mark.parametrize("damage", DAMAGE)
 def test_a_damaged_cache_record_heals_itself(repo, reference, damage):
-    DAMAGE[damage](record_file(repo, "04-atencio"))
-    (repo / "book" / "04-atencio.md").touch()  # read again, so the record is looked up
+    DAMAGE[damage](record_file(repo))
+    (repo / "book" / "prova.md").touch()  # read again, so the record is looked up
     result = build(repo, strict=False)
     log = result.stdout + result.stderr
     assert result.returncode == 0, log[-3000:]
-    assert re.search(r"04-atencio\.md: its record in the execution cache .*cache is damaged", log), log[-3000:]
-    assert "04-atencio" in executed(log) and "Traceback" not in log
+    assert re.search(r"prova\.md: its record in the execution cache .*cache is damaged", log), log[-3000:]
+    assert "prova" in executed(log) and "Traceback" not in log
     same_pages(repo, reference["clean"])
     assert executed(built(repo)) == []  # healed: the next strict build has nothing to say
 
@@ -163,7 +186,7 @@ def test_a_damaged_cache_record_heals_itself(repo, reference, damage):
 def test_a_corrupt_cache_database_heals_itself(repo, reference):
     database = next((repo / "cache").rglob("global.db"))
     database.write_bytes(b"this is not a database" * 100)
-    (repo / "book" / "04-atencio.md").touch()
+    (repo / "book" / "prova.md").touch()
     result = build(repo, strict=False)
     log = result.stdout + result.stderr
     assert result.returncode == 0, log[-3000:]
