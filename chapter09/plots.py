@@ -22,6 +22,7 @@ from . import _check, fmt
 __all__ = [
     "BLUE",
     "FORMATS",
+    "FORMATS_VARIABLE",
     "GREEN",
     "GREY",
     "ORANGE",
@@ -60,17 +61,20 @@ BLUE, ORANGE, GREY, GREEN = "#1f77b4", "#d95f02", "#666666", "#1b9e77"
 
 
 FORMATS = ("svg", "pdf")
+FORMATS_VARIABLE = "CHAPTER09_FIGURE_FORMATS"
 
 
 def use_book_style(formats: tuple[str, ...] | None = None) -> None:
     """Apply the style, and make the notebook kernel emit the given image formats.
 
-    SVG for the HTML book, PDF (vector) for the LaTeX one: both by default, so that one
-    execution of a page serves both builders (each picks its own).  Both carry
+    SVG for the HTML book, PDF (vector) for the LaTeX one.  A book build asks its
+    kernels for its builder's format alone, through ``CHAPTER09_FIGURE_FORMATS``
+    (each figure is drawn once, not twice); elsewhere both are emitted.  Both carry
     the date of ``SOURCE_DATE_EPOCH`` instead of the clock (set here, in the kernel
     only), and SVG ids are salted with a constant, so two builds write the same bytes.
     """
-    formats = FORMATS if formats is None else formats
+    if formats is None:
+        formats = tuple(filter(None, os.environ.get(FORMATS_VARIABLE, ",".join(FORMATS)).split(",")))
     if not isinstance(formats, (tuple, list)) or not all(isinstance(f, str) for f in formats):
         raise _check.WrongType("formats", formats, "a tuple of str")
     if not formats or not set(formats) <= set(FORMATS):

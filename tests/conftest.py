@@ -51,8 +51,8 @@ def build_book(out: Path, cache: Path) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="session")
 def execution_cache(tmp_path_factory) -> Path:
-    """One fresh execution cache for the session: the PDF build finds there the pages the HTML
-    build executed (their figures come in both formats)."""
+    """One fresh execution cache for the session (the HTML and the PDF builds each fill
+    their own folder of it: SVG figures for one, PDF figures for the other)."""
     return tmp_path_factory.mktemp("cache")
 
 

@@ -80,13 +80,14 @@ def test_edit_of_a_widget_re_executes_its_page_with_the_new_numbers(tmp_path):
     assert build(repo, cache) == []  # nothing changed: nothing runs
 
 
-def test_the_kernels_draw_every_builder_s_figure_format():
-    """One execution serves the HTML (SVG) and the PDF (PDF) builds: the key has no format in it."""
+def test_the_figure_format_reaches_the_kernels_under_the_name_plots_reads(monkeypatch):
     from chapter09 import plots
 
-    assert plots.FORMATS == ("svg", "pdf")
+    assert execution.FORMATS_VARIABLE == plots.FORMATS_VARIABLE
+    assert set(execution.FIGURE_FORMATS.values()) <= set(plots.FORMATS)
+    monkeypatch.setenv(plots.FORMATS_VARIABLE, "gif")
     with pytest.raises(ValueError, match="^formats must be one or more of svg, pdf"):
-        plots.use_book_style(("gif",))
+        plots.use_book_style()
 
 
 PRIVATE = re.compile(
