@@ -6,8 +6,6 @@ plumbing, they trust their callers (the page modules).
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
-
 from . import plots
 
 __all__ = [
@@ -59,8 +57,6 @@ def figure(page, key: str) -> None:
     if key not in figures:
         raise ValueError(f"key must be one of the page's figures ({', '.join(figures)}), got {key!r}")
     display(figures[key])
-    for fig in figures.values():
-        plt.close(fig)
 
 
 def table(page, name: str):
@@ -93,7 +89,7 @@ def glue_numbers(numbers: dict) -> None:
 
 
 def glue_figure(key: str, fig) -> None:
-    """Glue a figure for ``{glue:figure}`` and close it, so the cell itself shows nothing
+    """Glue a figure for ``{glue:figure}`` so the cell itself shows nothing
     (in a downloaded notebook without myst-nb, show it)."""
     glue = _glue()
     if glue is None:
@@ -102,7 +98,6 @@ def glue_figure(key: str, fig) -> None:
         display(fig)
     else:
         glue(key, fig, display=False)
-    plt.close(fig)
 
 
 def markdown_table(header: list[str], rows: list[list[str]]):

@@ -13,8 +13,8 @@ import matplotlib
 
 matplotlib.use("Agg")  # the book renders figures through IPython's display, never a window
 
-import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from . import _check, fmt
@@ -80,7 +80,7 @@ def use_book_style(formats: tuple[str, ...] | None = None) -> None:
     if not formats or not set(formats) <= set(FORMATS):
         raise ValueError(f"formats must be one or more of {', '.join(FORMATS)}, got {formats!r}")
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
-    plt.rcParams.update(STYLE)
+    matplotlib.rcParams.update(STYLE)
     try:
         from matplotlib_inline.backend_inline import set_matplotlib_formats
     except ImportError:  # outside a notebook kernel nothing more is needed
@@ -116,8 +116,8 @@ def new_figure(ax=None):
     """A new figure with one set of axes, or the figure of ``ax`` when one is given."""
     if ax is not None:
         return _axes(ax).figure, ax
-    fig, ax = plt.subplots()
-    return fig, ax
+    fig = Figure()
+    return fig, fig.subplots()
 
 
 def log_log_ticks(ax) -> None:

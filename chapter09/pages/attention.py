@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from functools import cache
 
-import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
@@ -280,7 +279,8 @@ def readout() -> WidgetClaims:
 
 def _plot_attention(readouts: list, titles: list[str]) -> Figure:
     """Heat maps of α (rows: decoder steps t, columns: source words j), one per temperature."""
-    fig, axes = plt.subplots(1, len(readouts), figsize=(3.0 * len(readouts), 3.0))
+    fig = Figure(figsize=(3.0 * len(readouts), 3.0))
+    axes = fig.subplots(1, len(readouts))
     for a, title, ax in zip(readouts, titles, axes):
         im = ax.imshow(a.alpha, vmin=0, vmax=1, cmap="Blues")
         ticks = np.arange(len(a.alpha))

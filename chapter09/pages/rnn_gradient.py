@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from functools import cache
 
-import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 
@@ -435,7 +434,8 @@ def _shown_range(runs) -> tuple[float, float]:
 
 def _plot_settings(runs: list, titles: list[str]) -> Figure:
     """Several settings side by side, on a shared y axis, legends underneath."""
-    fig, axes = plt.subplots(1, len(runs), figsize=(3.6 * len(runs), 4.4), sharey=True)
+    fig = Figure(figsize=(3.6 * len(runs), 4.4))
+    axes = fig.subplots(1, len(runs), sharey=True)
     for r, t, ax in zip(runs, titles, axes):
         _plot_gradient(r, ax=ax, title=t, legend_below=True)
     axes[0].set_ylim(*_shown_range(runs))
@@ -448,7 +448,8 @@ def _plot_settings(runs: list, titles: list[str]) -> Figure:
 def _plot_sweep(sweeps: list, labels: list[str], threshold: float) -> Figure:
     """Top: measured (solid) and predicted (dashed) slope against ρ, with the band of "es manté"
     (±``threshold``). Bottom: the mean tanh′ of the same networks."""
-    fig, (ax, low) = plt.subplots(2, 1, figsize=(6.0, 5.6), sharex=True, height_ratios=(2, 1))
+    fig = Figure(figsize=(6.0, 5.6))
+    ax, low = fig.subplots(2, 1, sharex=True, height_ratios=(2, 1))
     for sw, label, color in zip(sweeps, labels, (BLUE, ORANGE, GREEN)):
         rho = sw.spectral_radius[0]
         ax.plot(rho, sw.measured_slope[0], "-", color=color, label=f"{label}: mesurat")
