@@ -33,6 +33,7 @@ extensions = [
     "fences",
     "sphinx_togglebutton",
     "sphinx_copybutton",
+    "sphinxcontrib.cairosvgconverter",
 ]
 copybutton_exclude = ".linenos, .gp, .go"  # copy the code alone: no line numbers, prompts or outputs
 copybutton_selector = "div.cell_input div.highlight pre"  # a button on the code cells, none on their outputs
@@ -55,13 +56,16 @@ nb_execution_show_tb = True
 nb_execution_timeout = 300  # the slowest page takes a few seconds; this is a hang guard
 # myst-nb's own execution, a kernel per page; the cache is jupyter-cache's, beside the output
 # (_build/.jupyter_cache) or in $CHAPTER09_CACHE. Its keys carry the chapter09 code each page
-# imports, the libraries' versions and the figure format (_ext/execution.py).
+# imports and the libraries' versions (_ext/execution.py).
 nb_merge_streams = True
 # Anything a cell writes to stderr is a build warning (so -W stops): a claim of the registry
 # that no longer holds is reported there (chapter09.claims.warn_on_broken), and so would be
 # a library's warning.
 nb_output_stderr = "warn"
 nb_render_markdown_format = "myst"  # tables written by cells
+# The kernels draw each figure once, in SVG (chapter09.plots); the LaTeX builder takes it too and
+# converts it to vector PDF (sphinxcontrib.cairosvgconverter): one execution serves both books.
+nb_mime_priority_overrides = [("latex", "image/svg+xml", 15)]
 
 # -- HTML ------------------------------------------------------------------------------
 html_theme = "sphinx_book_theme"

@@ -3,8 +3,9 @@
 myst-nb runs each page in a kernel of its own and caches it in jupyter-cache, keyed on its
 cells' code alone (MyST-NB#299).  So, while Sphinx reads a page, one hidden cell is appended
 holding a comment: the digest of the ``chapter09`` modules the page imports (followed
-transitively, parent packages included), of Python's and the libraries' versions and of the
-builder's figure format.  A record can only be found by a page whose every input is the one
+transitively, parent packages included) and of Python's and the libraries' versions.  The
+figures come out in SVG alone, which the PDF book converts (``conf.py``), so the HTML and the PDF builds
+share one execution of each page.  A record can only be found by a page whose every input is the one
 it ran with; Sphinx reads a page again when a file it depends on changes.  Nothing is kept
 beside the cache, so a killed build, a moved checkout or a reverted edit may cost an
 execution, never a stale number.  Mended on the way: a damaged record is dropped (its page
@@ -33,8 +34,6 @@ from sphinx.util import logging
 logger = logging.getLogger(__name__)
 PACKAGE = Path(__file__).resolve().parents[1] / "chapter09"
 LIBRARIES = ("numpy", "matplotlib", "babel", "num2words", "ipykernel", "myst-nb")
-FIGURE_FORMATS = {"html": "svg", "latex": "pdf"}  # by builder format
-FORMATS_VARIABLE = "CHAPTER09_FIGURE_FORMATS"  # read by chapter09.plots.use_book_style in the kernels
 CACHE_VARIABLE = "CHAPTER09_CACHE"  # where the execution cache lives, if not beside the output
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # the kernel's colours
 KEY = "\n\n```{{code-cell}} ipython3\n:tags: [remove-cell]\n\n# chapter09 execution key: {}\n```\n"
@@ -89,16 +88,12 @@ def libraries() -> str:
     return f"python {platform.python_version()}; " + "; ".join(f"{name} {metadata.version(name)}" for name in LIBRARIES)
 
 
-def page_digest(page_text: str, figures: str = "svg", package: Path = PACKAGE) -> str:
+def page_digest(page_text: str, package: Path = PACKAGE) -> str:
     """The digest of everything beyond its cells that a page's output depends on."""
-    h = hashlib.sha256(f"{libraries()}; figures {figures}\0".encode())
+    h = hashlib.sha256(f"{libraries()}\0".encode())
     for path in dependencies(page_text, package):
         h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
-
-
-def figure_format(app) -> str:
-    return FIGURE_FORMATS.get(app.builder.format, "svg")
 
 
 def add_key(app, docname: str, source: list[str]) -> None:
@@ -106,7 +101,7 @@ def add_key(app, docname: str, source: list[str]) -> None:
     if is_notebook_page(source[0]):
         for path in dependencies(source[0]):
             app.env.note_dependency(os.path.relpath(path, app.srcdir))  # relative: a moved checkout
-        source[0] = source[0].rstrip("\n") + KEY.format(page_digest(source[0], figure_format(app)))
+        source[0] = source[0].rstrip("\n") + KEY.format(page_digest(source[0]))
 
 
 def choose_cache(app, config) -> None:
@@ -118,8 +113,7 @@ def choose_cache(app, config) -> None:
 
 
 def prepare_cache(app) -> None:
-    """builder-inited: the kernels draw the builder's figure format; the cache is whole, and exists."""
-    os.environ[FORMATS_VARIABLE] = figure_format(app)
+    """builder-inited: the cache is whole, and exists."""
     if app.config.nb_execution_mode != "cache":
         return
     folder = Path(app.env.mystnb_config.execution_cache_path)

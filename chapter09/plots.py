@@ -21,8 +21,6 @@ from . import _check, fmt
 
 __all__ = [
     "BLUE",
-    "FORMATS",
-    "FORMATS_VARIABLE",
     "GREEN",
     "GREY",
     "ORANGE",
@@ -55,37 +53,25 @@ STYLE = {
     "legend.frameon": False,
     "svg.hashsalt": "chapter09",  # stable ids inside SVG files
     "svg.fonttype": "path",
-    "pdf.fonttype": 42,
 }
 BLUE, ORANGE, GREY, GREEN = "#1f77b4", "#d95f02", "#666666", "#1b9e77"
 
 
-FORMATS = ("svg", "pdf")
-FORMATS_VARIABLE = "CHAPTER09_FIGURE_FORMATS"
+def use_book_style() -> None:
+    """Apply the style, and make the notebook kernel emit every figure as SVG.
 
-
-def use_book_style(formats: tuple[str, ...] | None = None) -> None:
-    """Apply the style, and make the notebook kernel emit the given image formats.
-
-    SVG for the HTML book, PDF (vector) for the LaTeX one.  A book build asks its
-    kernels for its builder's format alone, through ``CHAPTER09_FIGURE_FORMATS``
-    (each figure is drawn once, not twice); elsewhere both are emitted.  Both carry
-    the date of ``SOURCE_DATE_EPOCH`` instead of the clock (set here, in the kernel
-    only), and SVG ids are salted with a constant, so two builds write the same bytes.
+    The HTML book shows the SVG; the PDF one converts it to vector PDF (``conf.py``), so one
+    execution of a page serves both.  The SVG carries the date of ``SOURCE_DATE_EPOCH``
+    instead of the clock (set here, in the kernel only), and its ids are salted with a
+    constant, so two builds write the same bytes.
     """
-    if formats is None:
-        formats = tuple(filter(None, os.environ.get(FORMATS_VARIABLE, ",".join(FORMATS)).split(",")))
-    if not isinstance(formats, (tuple, list)) or not all(isinstance(f, str) for f in formats):
-        raise _check.WrongType("formats", formats, "a tuple of str")
-    if not formats or not set(formats) <= set(FORMATS):
-        raise ValueError(f"formats must be one or more of {', '.join(FORMATS)}, got {formats!r}")
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     matplotlib.rcParams.update(STYLE)
     try:
         from matplotlib_inline.backend_inline import set_matplotlib_formats
     except ImportError:  # outside a notebook kernel nothing more is needed
         return
-    set_matplotlib_formats(*formats, bbox_inches="tight")
+    set_matplotlib_formats("svg", bbox_inches="tight")
 
 
 def catalan_ticks(ax, axis: str = "both") -> None:

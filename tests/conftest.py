@@ -51,8 +51,8 @@ def build_book(out: Path, cache: Path) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="session")
 def execution_cache(tmp_path_factory) -> Path:
-    """One fresh execution cache for the session (the HTML and the PDF builds each fill
-    their own folder of it: SVG figures for one, PDF figures for the other)."""
+    """One fresh execution cache for the session: the PDF build finds there the pages the HTML
+    build executed (their SVG figures, which it converts to PDF)."""
     return tmp_path_factory.mktemp("cache")
 
 
@@ -96,9 +96,11 @@ def pytest_configure(config):
     CONFIG = config
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     """Mark each test by the fixtures it uses (a module that builds on its own says so with
-    ``pytestmark``), so that ``make test-fast`` (-m "not book and not browser") leaves them out."""
+    ``pytestmark``), so that ``make test-fast`` (-m "not book and not browser") leaves them out,
+    and the readers of the session's book run in one worker."""
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         if used & BUILDS:
@@ -109,6 +111,10 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.system)
         if item.get_closest_marker("book") and not item.get_closest_marker("timeout"):
             item.add_marker(pytest.mark.timeout(900))  # the book, and the PDF, built in its setup
+        if used & (BUILDS | SYSTEM) or item.get_closest_marker("system"):
+            # one worker of pytest-xdist (``--dist loadgroup``) builds the session's book once for
+            # all its readers, and installs the system packages one at a time (apt has one lock)
+            item.add_marker(pytest.mark.xdist_group("built-book"))
 
 
 def say(message: str) -> None:

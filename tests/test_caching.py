@@ -80,16 +80,6 @@ def test_edit_of_a_widget_re_executes_its_page_with_the_new_numbers(tmp_path):
     assert build(repo, cache) == []  # nothing changed: nothing runs
 
 
-def test_the_figure_format_reaches_the_kernels_under_the_name_plots_reads(monkeypatch):
-    from chapter09 import plots
-
-    assert execution.FORMATS_VARIABLE == plots.FORMATS_VARIABLE
-    assert set(execution.FIGURE_FORMATS.values()) <= set(plots.FORMATS)
-    monkeypatch.setenv(plots.FORMATS_VARIABLE, "gif")
-    with pytest.raises(ValueError, match="^formats must be one or more of svg, pdf"):
-        plots.use_book_style()
-
-
 PRIVATE = re.compile(
     r"\b(?:myst_nb|jupyter_cache|sphinx|docutils)(?:\.\w+)*\._\w+"  # module._name
     r"|from\s+(?:myst_nb|jupyter_cache|sphinx|docutils)\S*\s+import[^\n]*\b_\w+"  # from module import _name
