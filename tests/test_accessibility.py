@@ -17,7 +17,9 @@ from conftest import ROOT
 pytestmark = pytest.mark.book
 AXE = ROOT / "tools" / "axe"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
-VARIANTS = [("light", 1280), ("dark", 1280), ("light", 390), ("dark", 390)]
+SCHEMES = ["light", "dark"]
+WIDTHS = [390, 1280]  # loaded on a phone, then widened to a desktop
+RESIZED = 500  # ms: the theme updates its scrollable regions 300 ms after a resize (pydata-sphinx-theme)
 # Rules left out, each on one page only and for a cause outside the book, named here.
 DISABLED: dict[str, dict[str, str]] = {
     "bibliografia": {
@@ -41,24 +43,30 @@ def pages(built_book):
     return [p.stem for p in sorted(built_book.glob("*.html")) if p.stem not in ("genindex", "search")]
 
 
-@pytest.mark.parametrize("scheme, width", VARIANTS, ids=[f"{s}-{w}px" for s, w in VARIANTS])
-def test_no_serious_or_critical_wcag_violation(browser, built_book, axe_script, scheme, width):
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_no_serious_or_critical_wcag_violation(browser, built_book, axe_script, scheme):
+    """Each page loaded once per colour scheme, on a phone, and measured there and again once the
+    viewport is widened in place, as when a reader widens the window (what only overflowed on the
+    phone must stop being a Tab stop)."""
     found = []
     for name in pages(built_book):
-        page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)
+        page = browser.new_page(viewport={"width": WIDTHS[0], "height": 900}, color_scheme=scheme)
         page.add_init_script(f"localStorage.setItem('mode', '{scheme}'); localStorage.setItem('theme', '{scheme}');")
         page.goto((built_book / f"{name}.html").as_uri())
         page.wait_for_load_state("load")
         page.evaluate("() => (window.MathJax && MathJax.startup ? MathJax.startup.promise : Promise.resolve())")
         page.add_script_tag(path=str(axe_script))
-        violations = page.evaluate(
-            """([tags, disabled]) => axe.run(document, {runOnly: {type: 'tag', values: tags},
-                 rules: Object.fromEntries(disabled.map((r) => [r, {enabled: false}]))})
-               .then((r) => r.violations.filter((v) => ['critical', 'serious'].includes(v.impact))
-               .map((v) => `${v.id} (${v.impact}): `
-                    + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')))""",
-            [TAGS, list(DISABLED.get(name, {}))],
-        )
-        found += [f"{name}: {v}" for v in violations]
+        for width in WIDTHS:
+            page.set_viewport_size({"width": width, "height": 900})
+            page.wait_for_timeout(RESIZED)
+            violations = page.evaluate(
+                """([tags, disabled]) => axe.run(document, {runOnly: {type: 'tag', values: tags},
+                     rules: Object.fromEntries(disabled.map((r) => [r, {enabled: false}]))})
+                   .then((r) => r.violations.filter((v) => ['critical', 'serious'].includes(v.impact))
+                   .map((v) => `${v.id} (${v.impact}): `
+                        + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')))""",
+                [TAGS, list(DISABLED.get(name, {}))],
+            )
+            found += [f"{name}, {width} px: {v}" for v in violations]
         page.close()
-    assert not found, f"{scheme}, {width} px:\n" + "\n".join(found)
+    assert not found, f"{scheme}:\n" + "\n".join(found)

@@ -175,21 +175,39 @@
 
   document.addEventListener("DOMContentLoaded", () => document.querySelectorAll(".ch09-widget").forEach(start));
 
-  // A display equation or a figure wider than a phone scrolls sideways (ch09-widgets.css):
-  // only those become Tab stops, so that a keyboard can scroll them; the others stay out of the way.
+  // A display equation or a figure wider than the page scrolls sideways (ch09-widgets.css): those
+  // become Tab stops while they overflow, so that a keyboard can scroll them, and stop being ones
+  // when a wider window lets them fit (the theme does the same for tables and code, on resize too).
+  const SCROLLABLE = 'mjx-container[display="true"], .bd-article figure';
   function scrollables() {
-    document.querySelectorAll('mjx-container[display="true"], .bd-article figure').forEach((box) => {
-      if (box.scrollWidth > box.clientWidth + 1) {
+    document.querySelectorAll(SCROLLABLE).forEach((box) => {
+      const overflows = box.scrollWidth > box.clientWidth + 1;
+      if (overflows && !box.hasAttribute("tabindex")) {
         box.setAttribute("tabindex", "0");
+        box.dataset.ch09Scroll = "";
         box.setAttribute("role", "group");
         const caption = box.querySelector("figcaption");
         box.setAttribute("aria-label", caption ? `figura desplaçable: ${caption.textContent.trim()}`
           : "equació ampla: desplaça-la amb les fletxes");
+      } else if (!overflows && "ch09Scroll" in box.dataset && document.activeElement !== box) {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("role");
+        box.removeAttribute("aria-label");
+        delete box.dataset.ch09Scroll;
       }
     });
   }
+  let pending = false;
   window.addEventListener("load", () => {
     const ready = window.MathJax && MathJax.startup && MathJax.startup.promise;
-    (ready || Promise.resolve()).then(scrollables);
+    (ready || Promise.resolve()).then(() => {
+      scrollables();
+      window.addEventListener("resize", () => {
+        if (!pending) {
+          pending = true;
+          requestAnimationFrame(() => { pending = false; scrollables(); });
+        }
+      });
+    });
   });
 })();
