@@ -4,13 +4,14 @@ myst-nb runs each page in a kernel of its own and caches it in jupyter-cache, ke
 cells' code alone (MyST-NB#299).  So, while Sphinx reads a page, one hidden cell is appended
 holding a comment: the digest of the ``chapter09`` modules the page imports (followed
 transitively, parent packages included) and of Python's and the libraries' versions.  The
-figures come out in SVG alone, which the PDF book converts (``conf.py``), so the HTML and the PDF builds
-share one execution of each page.  A record can only be found by a page whose every input is the one
-it ran with; Sphinx reads a page again when a file it depends on changes.  Nothing is kept
-beside the cache, so a killed build, a moved checkout or a reverted edit may cost an
-execution, never a stale number.  Mended on the way: a damaged record is dropped (its page
-runs again), an unreadable database emptied, a page whose HTML is older than its doctree (a
-build killed while writing) written again; the database exists before parallel readers start.
+figures come out in SVG alone, which the PDF book converts (``conf.py``), so the HTML and
+the PDF builds share one execution of each page.  A record can only be found by a page
+whose every input is the one it ran with; Sphinx reads a page again when a file it depends
+on changes.  Nothing is kept beside the cache, so a killed build, a moved checkout or a
+reverted edit may cost an execution, never a stale number.  Mended on the way: a damaged
+record is dropped (its page runs again), an unreadable database emptied, a page whose HTML
+is older than its doctree (a build killed while writing) written again; the database exists
+before parallel readers start.
 """
 
 from __future__ import annotations

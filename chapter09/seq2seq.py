@@ -64,12 +64,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from functools import cache
 from types import MappingProxyType
 
 import numpy as np
 
 from . import _check
+from .common import memo
 from .seq2seq_task import MAX_LENGTH, V, _data, _streams
 
 __all__ = [
@@ -359,7 +359,7 @@ def train(arm: str, length: int, seed: int = 0, steps: int = STEPS) -> Trained:
     )
 
 
-_train_cached = cache(_train)
+_train_cached = memo(_train)
 
 
 # --- what a trained model shows: its attention weights, and how far back its gradient reaches ----------
@@ -460,7 +460,7 @@ class Sweep:
         return self.models[self.arms.index(arm)][self.lengths.index(length)][self.seeds.index(seed)]
 
 
-@cache
+@memo
 def _sweep(arms: tuple, lengths: tuple, seeds: tuple, steps: int) -> Sweep:
     """Every arm at every length and seed (cached: a page calls it many times)."""
     models = tuple(tuple(tuple(_train_cached(a, n, s, steps) for s in seeds) for n in lengths) for a in arms)
