@@ -15,7 +15,7 @@ matplotlib.use("Agg")  # the book renders figures through IPython's display, nev
 
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
 from . import _check, fmt
 
@@ -27,6 +27,7 @@ __all__ = [
     "SMALL",
     "STYLE",
     "catalan_ticks",
+    "heat_maps",
     "log_log_ticks",
     "new_figure",
     "power_ticks",
@@ -117,6 +118,26 @@ def log_log_ticks(ax) -> None:
         # a decade over up to ten decades, which crowds the axis and triples the drawing time
         axis.set_minor_locator(LogLocator(base=10, subs=(2.0, 5.0), numticks=8))
         axis.set_minor_formatter(NullFormatter())
+
+
+def heat_maps(maps, xlabel: str, ylabel: str = "pas de sortida $t$") -> Figure:
+    """Weights α side by side, one heat map per ``(alpha, title)`` of ``maps`` (rows: decoder steps
+    t, columns: source positions j, both from 1), on one colour scale from 0 to 1."""
+    fig = Figure(figsize=(3.0 * len(maps), 3.0))
+    axes = fig.subplots(1, len(maps), squeeze=False)[0]
+    for (alpha, title), ax in zip(maps, axes):
+        im = ax.imshow(alpha, vmin=0, vmax=1, cmap="Blues")
+        for axis, n in ((ax.xaxis, alpha.shape[1]), (ax.yaxis, alpha.shape[0])):
+            axis.set_major_locator(MaxNLocator(nbins=8, integer=True))
+            axis.set_major_formatter(FuncFormatter(lambda v, _p, n=n: str(int(v) + 1) if 0 <= v < n else ""))
+        ax.set_xlabel(xlabel)
+        ax.set_title(title, fontsize=9.5)
+        ax.grid(False)
+    axes[0].set_ylabel(ylabel)
+    cbar = fig.colorbar(im, ax=list(axes), shrink=0.8)
+    cbar.ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _p: fmt.decimal(y, 1)))
+    cbar.set_label("$\\alpha_{tj}$")
+    return fig
 
 
 def typeset(figures):

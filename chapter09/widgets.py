@@ -69,6 +69,15 @@ WIDGETS = (
         {"temperature": "tau"},
     ),
     Widget(
+        "4b",
+        "seq2seq",
+        "seq2seq",
+        "04b-seq2seq",
+        "Un seq2seq que aprèn, amb atenció i sense",
+        {"length": ("longitud de la frase, en símbols", int)},
+        authored=False,
+    ),
+    Widget(
         "5",
         "cost-i-memoria",
         "cost",

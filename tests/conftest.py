@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
+import pickle
 import re
 import shutil
 import subprocess
@@ -11,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from chapter09.widgets import WIDGETS
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
@@ -78,6 +82,37 @@ def built_book(tmp_path_factory, execution_cache) -> Path:
     return tmp / "out" / "html"
 
 
+# --- the registry: every page's numbers and claims, computed once per run -------------------------
+
+WIDGET_IDS = [f"W{w.number}" for w in WIDGETS]  # each page readout()'s widget
+
+
+@pytest.fixture(scope="session")
+def registry(tmp_path_factory, worker_id) -> tuple:
+    """``claims.registry()``, computed once per run: under pytest-xdist the first worker to ask computes
+    it and leaves it in the run's shared temporary folder, and the others read it (the recipe of
+    pytest-xdist's documentation, with a lock from the standard library).  The trainings of page 4b
+    take a minute; no later run sees this copy."""
+    from chapter09 import claims
+
+    if worker_id == "master":
+        return claims.registry()
+    shared = tmp_path_factory.getbasetemp().parent / "registry.pickle"
+    with open(f"{shared}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if shared.is_file():
+            return pickle.loads(shared.read_bytes())
+        computed = claims.registry()
+        shared.write_bytes(pickle.dumps(computed))
+        return computed
+
+
+@pytest.fixture
+def w(request, registry):
+    """One widget page's readout (``WidgetClaims``), for ``parametrize("w", WIDGET_IDS, indirect=True)``."""
+    return registry[WIDGET_IDS.index(request.param)]
+
+
 # Hypothesis: under CI every run draws the same examples (a failure found there can be replayed
 # anywhere); on a contributor's machine each run explores new ones.  Deadlines are set per test.
 settings.register_profile("ci", derandomize=True, print_blob=True)
@@ -115,6 +150,9 @@ def pytest_collection_modifyitems(config, items):
             # one worker of pytest-xdist (``--dist loadgroup``) builds the session's book once for
             # all its readers, and installs the system packages one at a time (apt has one lock)
             item.add_marker(pytest.mark.xdist_group("built-book"))
+        elif used & {"w", "registry"} or item.get_closest_marker("registry"):
+            # the other worker computes the registry (and page 4b's trainings) for the tests that read them
+            item.add_marker(pytest.mark.xdist_group("registry"))
 
 
 def say(message: str) -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from chapter09.widgets import WIDGETS
 
-MODULES = (*(w.module for w in WIDGETS), "rnn_gradient_seeds", "fmt", "common")
+MODULES = (*(w.module for w in WIDGETS), "rnn_gradient_seeds", "seq2seq_sweep", "fmt", "common")
 
 
 def load(name: str):

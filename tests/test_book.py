@@ -8,9 +8,8 @@ from bs4 import BeautifulSoup
 from chapter09 import claims
 from chapter09.claim import CHANGES
 
-from conftest import BOOK, TEXT, author_paragraphs, build_book
+from conftest import BOOK, TEXT, WIDGET_IDS, author_paragraphs, build_book
 
-REGISTRY = claims.registry()
 TEXT_OF_AUTHOR = TEXT.read_text(encoding="utf-8")
 
 
@@ -25,7 +24,7 @@ def normalise(text):
     return " ".join(text.split())
 
 
-@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+@pytest.mark.parametrize("w", WIDGET_IDS, indirect=True)
 def test_rendered_page_shows_the_authors_paragraphs_with_the_computed_numbers(built_book, w):
     paragraphs = {normalise(p.get_text()) for p in page_text(built_book, w.page).find_all("p")}
     for i in w.paragraphs:
@@ -35,7 +34,7 @@ def test_rendered_page_shows_the_authors_paragraphs_with_the_computed_numbers(bu
         assert normalise(expected) in paragraphs, f"paragraph {i} is not rendered as expected"
 
 
-@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+@pytest.mark.parametrize("w", WIDGET_IDS, indirect=True)
 def test_every_glued_number_is_rendered_in_catalan(built_book, w):
     article = page_text(built_book, w.page)
     pasted = [s.get_text() for s in article.select("span.pasted-text")]
@@ -48,8 +47,8 @@ def test_every_glued_number_is_rendered_in_catalan(built_book, w):
     assert figures >= 1 and len(article.select("img")) == figures, "a figure of the widget is missing"
 
 
-def test_headline_numbers_of_widget_1_are_on_its_page(built_book):
-    w = claims.registry()[0]
+def test_headline_numbers_of_widget_1_are_on_its_page(registry, built_book):
+    w = registry[0]
     pasted = [s.get_text() for s in page_text(built_book, w.page).select("span.pasted-text")]
     for key in (
         "w1_rho",
@@ -67,11 +66,11 @@ def test_headline_numbers_of_widget_1_are_on_its_page(built_book):
     assert "\u00a0%" in w.numbers["w1_small_share"]
 
 
-def test_claims_page_lists_every_claim_and_every_correction(built_book):
+def test_claims_page_lists_every_claim_and_every_correction(registry, built_book):
     article = page_text(built_book, "afirmacions")
     rows = [[normalise(td.get_text()) for td in tr.find_all("td")] for tr in article.find_all("tr")]
     ids = [r[0] for r in rows if r]
-    for w in REGISTRY:
+    for w in registry:
         for c in w.claims:
             row = next(r for r in rows if r and r[0] == c.id and len(r) == 7)
             assert row[3] == normalise(w.render(c.computed))
@@ -125,7 +124,7 @@ def test_interface_is_in_catalan_and_offline(built_book):
     assert '"aquestes"' in language  # the Catalan stop words of the search index
 
 
-@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+@pytest.mark.parametrize("w", WIDGET_IDS, indirect=True)
 def test_visible_examples_show_their_code_and_the_pinned_outputs(built_book, w):
     """The «Amb codi» cells are on the page with their outputs, exactly as pinned (and as the
     test suite runs them: tests/test_snapshot.py), and a copy button copies the code alone."""
@@ -232,7 +231,7 @@ def test_the_typography_check_sees_each_kind_of_slip(tmp_path):
     } <= found
 
 
-def test_the_bibliography_is_in_catalan_and_author_year_as_the_citations(built_book):
+def test_the_bibliography_is_in_catalan_and_author_year_as_the_citations(registry, built_book):
     entries = [" ".join(c.get_text(" ").split()) for c in page_text(built_book, "bibliografia").select("div.citation")]
     assert len(entries) >= 15
     labels = [re.match(r"\[ (.+?) \]", e).group(1) for e in entries]
@@ -245,7 +244,7 @@ def test_the_bibliography_is_in_catalan_and_author_year_as_the_citations(built_b
     assert any(" i " in e for e in entries) and any(" A: " in e for e in entries)
     cited = {
         a.get_text()
-        for p in REGISTRY
+        for p in registry
         for a in page_text(built_book, p.page).select("a.reference.internal")
         if re.search(r", (19|20)\d\d[a-z]?$", a.get_text())
     }

@@ -25,16 +25,25 @@ def pages_changed_by_an_edit(tmp_path, module: str) -> list[str]:
     return sorted(name for name in pages if before[name] != execution.page_digest(pages[name], package=package))
 
 
-ALL = ["01-gradient-rnn", "02-rnn-lstm", "03-coll-ampolla", "04-atencio", "05-cost-i-memoria", "07-portes"]
+ALL = [
+    "01-gradient-rnn",
+    "02-rnn-lstm",
+    "03-coll-ampolla",
+    "04-atencio",
+    "04b-seq2seq",
+    "05-cost-i-memoria",
+    "07-portes",
+]
 
 
 @pytest.mark.parametrize(
     "module, pages",
     [
-        ("attention.py", ["04-atencio"]),  # a widget's numbers: its page (the claims page reads, never runs)
+        ("attention.py", ["04-atencio", "04b-seq2seq"]),  # its page, and the page that sets learned weights beside it
         ("pages/attention.py", ["04-atencio"]),  # what its page shows: that page alone
         ("rnn_gradient.py", ["01-gradient-rnn", "02-rnn-lstm"]),  # widget 2 runs widget 1's draw
-        ("gates.py", ["07-portes"]),
+        ("gates.py", ["07-portes"]),  # a widget's numbers: its page (the claims page reads, never runs)
+        ("seq2seq.py", ["04b-seq2seq"]),  # the trained models: their page alone
         ("plots.py", ALL),  # the shared style (book.setup) reaches every page
         ("claims.py", ALL),  # every page publishes its rows of the registry
     ],

@@ -7,9 +7,8 @@ import pytest
 from chapter09 import claims
 from chapter09.widgets import WIDGETS
 
-from conftest import BOOK, ROOT, TEXT, author_paragraphs
+from conftest import BOOK, ROOT, TEXT, WIDGET_IDS, author_paragraphs
 
-REGISTRY = claims.registry()
 GLUE = re.compile(r"\{glue:text\}`([^`]+)`")
 CELL_KEY = re.compile(r"[\"'](w\d_\w+)[\"']")  # a key a code cell reads from page.numbers
 ALT_KEY = re.compile(r"^:alt: \{(\w+)\}$", re.M)  # a figure's text alternative (_ext/glued.py)
@@ -23,31 +22,31 @@ def squash(text):
     return " ".join(text.split())
 
 
-def test_claim_ids_are_those_of_the_claims_list():
+def test_claim_ids_are_those_of_the_claims_list(registry):
     """Every claim of claims.md has exactly one row in the registry, and no row is invented: the
     only other rows are those of the pages the book adds (``authored=False``), under their own ids."""
     listed = re.findall(r"^\| (W\d\.\d) \|", (ROOT / "text" / "claims.md").read_text(), re.M)
-    ids = [c.id for w, page in zip(REGISTRY, WIDGETS) if page.authored for c in w.claims]
+    ids = [c.id for w, page in zip(registry, WIDGETS) if page.authored for c in w.claims]
     assert len(ids) == len(set(ids))
     assert sorted(ids) == sorted(listed)
-    added = [c.id for w, page in zip(REGISTRY, WIDGETS) if not page.authored for c in w.claims]
+    added = [c.id for w, page in zip(registry, WIDGETS) if not page.authored for c in w.claims]
     assert len(added) == len(set(added)) and not set(added) & set(listed)
-    assert all(re.fullmatch(r"W\d+[a-z]?\.\d+", c.id) for w in REGISTRY for c in w.claims)
+    assert all(re.fullmatch(r"W\d+[a-z]?\.\d+", c.id) for w in registry for c in w.claims)
 
 
-@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+@pytest.mark.parametrize("w", WIDGET_IDS, indirect=True)
 def test_every_claim_holds_as_the_book_states_it(w):
     failing = [c.id for c in w.claims if c.broken]
     assert not failing, f"claims that do not do what the registry expects: {failing}"
 
 
-def test_a_broken_claim_is_reported_on_stderr_and_published_as_such(capsys):
+def test_a_broken_claim_is_reported_on_stderr_and_published_as_such(registry, capsys):
     """The page that computes a broken claim writes it to stderr, which the build turns into a
     warning; the row it publishes for the claims page says so."""
     import dataclasses
     import json
 
-    w = REGISTRY[0]
+    w = registry[0]
     broken = dataclasses.replace(
         w, claims=(dataclasses.replace(w.claims[0], holds=not w.claims[0].holds), *w.claims[1:])
     )
@@ -63,8 +62,8 @@ def test_a_broken_claim_is_reported_on_stderr_and_published_as_such(capsys):
     assert claims.rows(expected)["claims"][0][5] == "no es compleix (s'hi espera)"
 
 
-def test_every_page_publishes_its_rows_in_the_tables_of_the_claims_page():
-    for w in REGISTRY:
+def test_every_page_publishes_its_rows_in_the_tables_of_the_claims_page(registry):
+    for w in registry:
         tables = claims.rows(w)
         assert set(tables) == set(claims.HEADERS)
         assert [r[0] for r in tables["claims"]] == [c.id for c in w.claims]
@@ -73,7 +72,7 @@ def test_every_page_publishes_its_rows_in_the_tables_of_the_claims_page():
         assert len(tables["corrections"]) + len(tables["typographic"]) == len(w.corrections)
 
 
-@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+@pytest.mark.parametrize("w", WIDGET_IDS, indirect=True)
 def test_numbers_are_formatted_strings_and_all_are_used(w):
     glued = set(GLUE.findall(page_source(w)))
     assert all(isinstance(v, str) and v for v in w.numbers.values())
@@ -88,7 +87,7 @@ def test_numbers_are_formatted_strings_and_all_are_used(w):
     assert not unused, f"computed but shown nowhere: {unused}"
 
 
-@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+@pytest.mark.parametrize("w", WIDGET_IDS, indirect=True)
 def test_corrections_quote_the_author_and_the_page_applies_them(w):
     original_text = squash(TEXT.read_text(encoding="utf-8"))
     source = squash(GLUE.sub(lambda m: "{" + m.group(1) + "}", page_source(w)))
@@ -99,7 +98,7 @@ def test_corrections_quote_the_author_and_the_page_applies_them(w):
         w.render(c.book), w.render(c.reason)  # every placeholder is a computed number
 
 
-@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+@pytest.mark.parametrize("w", WIDGET_IDS, indirect=True)
 def test_the_page_carries_the_authors_paragraphs(w):
     """Each paragraph of the widget, corrections applied and numbers glued, is in the page."""
     source = squash(GLUE.sub(lambda m: w.render("{" + m.group(1) + "}"), page_source(w)))
@@ -110,9 +109,9 @@ def test_the_page_carries_the_authors_paragraphs(w):
         assert squash(paragraph) in source, f"paragraph {i} of the author's text is not carried verbatim"
 
 
-def test_the_text_defaults_match_the_words_of_the_prose():
+def test_the_text_defaults_match_the_words_of_the_prose(registry):
     """The prose says "deu dimensions i quaranta passos": the defaults must be 10 and 40."""
-    w = REGISTRY[0]
+    w = registry[0]
     assert "amb deu dimensions i quaranta passos" in author_paragraphs()[2]
     assert (w.numbers["w1_d"], w.numbers["w1_T"]) == ("10", "40")
 
@@ -132,10 +131,10 @@ def test_the_verdict_on_the_original_tells_false_from_redrawn_from_mere_form():
         fix("W9.1", "style")
 
 
-def test_each_widget_page_guides_the_reader():
+def test_each_widget_page_guides_the_reader(registry):
     """What the reader will learn first, exercises with answers and a summary last; the book's
     own prose marked apart from the author's."""
-    for w in REGISTRY:
+    for w in registry:
         source = page_source(w)
         assert source.count(":::{admonition} Què hi aprendràs") == 1, w.page
         assert source.count("{admonition} En resum") == 1, w.page

@@ -11,16 +11,13 @@ from docutils.frontend import get_default_settings
 from docutils.parsers.rst import Parser
 from docutils.utils import new_document
 
-from chapter09 import claims
-
-from conftest import BOOK, ROOT
+from conftest import BOOK, ROOT, WIDGET_IDS
 
 sys.path.insert(0, str(ROOT / "_ext"))
 import glued
 
 pytestmark = pytest.mark.book
 
-REGISTRY = claims.registry()
 FIGURE = re.compile(r"^```\{glue:figure\} (\w+)\n((?::[\w-]+:.*\n)*)", re.M)  # a figure and its options
 FILE_NAME = re.compile(r"\.(?:svg|png|pdf|jpe?g)\b|\b[0-9a-f]{64}\b", re.I)
 
@@ -51,7 +48,7 @@ def check_alt(alt: str) -> list[str]:
 # --- the registry and the sources (no build) -----------------------------------------------------
 
 
-@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+@pytest.mark.parametrize("w", WIDGET_IDS, indirect=True)
 def test_every_figure_names_its_computed_text_alternative(w):
     from test_book import SLIPS  # what a reader sees must be set the Catalan way: the alt too
 
@@ -107,7 +104,7 @@ def test_without_execution_the_caption_stands_in_and_nothing_is_reported():
 # --- the built book --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+@pytest.mark.parametrize("w", WIDGET_IDS, indirect=True)
 def test_every_figure_of_the_built_book_is_described_by_its_data(built_book, w):
     soup = BeautifulSoup((built_book / f"{w.page}.html").read_text(encoding="utf-8"), "html.parser")
     images = soup.find("article").find_all("img")

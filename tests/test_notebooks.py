@@ -13,12 +13,9 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from chapter09 import claims
-
-from conftest import build_wheel
+from conftest import WIDGET_IDS, build_wheel
 
 pytestmark = pytest.mark.book
-REGISTRY = claims.registry()
 MYST = re.compile(r"\{(glue|cite|ref|doc|numref|eq)[\w:-]*\}`|^(:{3,}|`{3,})\{|^:(class|name|tags):", re.M)
 
 
@@ -68,7 +65,7 @@ def printed_numbers(notebook) -> dict[str, str]:
     return out
 
 
-@pytest.mark.parametrize("w", REGISTRY, ids=lambda w: w.widget)
+@pytest.mark.parametrize("w", WIDGET_IDS, indirect=True)
 def test_downloaded_notebook_runs_alone_and_prints_the_books_numbers(
     built_book, fresh_kernel, w, tmp_path, monkeypatch
 ):

@@ -28,6 +28,7 @@ from chapter09 import fmt, gates, interactive
 from chapter09 import lstm_gradient as w2
 from chapter09 import rnn_gradient as w1
 from chapter09 import rnn_gradient_seeds as w1_seeds
+from chapter09 import seq2seq as s2s
 from chapter09.widgets import WIDGETS
 
 reals = st.floats(min_value=-1e12, max_value=1e12, allow_nan=False, allow_infinity=False)
@@ -223,6 +224,7 @@ READER_MODULES = {
     *(f"chapter09.{w.module}" for w in WIDGETS),
     *(f"chapter09.pages.{w.module}" for w in WIDGETS),
     "chapter09.rnn_gradient_seeds",
+    "chapter09.seq2seq_sweep",
     "chapter09.fmt",
     "chapter09.common",
     "chapter09.__main__",
@@ -453,6 +455,20 @@ def valid(d: int, T: int, n: int) -> dict:
     }
 
 
+S2S_ARMS, S2S_LENGTHS = s2s.ARMS, s2s.LENGTHS
+
+
+class _Tiny(dict):
+    """One model of each arm, trained two steps on strings of 4, when a fuzz case first asks."""
+
+    def __missing__(self, arm):
+        self[arm] = s2s.train(arm, 4, steps=2)
+        return self[arm]
+
+
+TINY_TRAINED = _Tiny()
+
+
 # Where a parameter's name means something else (x, a and n are numbers in some functions, arrays in others),
 # or where arguments must come from one another.
 OVERRIDES = {
@@ -469,6 +485,27 @@ OVERRIDES = {
     "chapter09.bottleneck.encode": {"q": st.integers(1, 62)},
     "chapter09.interactive.control": {"values": st.just((1.0, 2.0))},
     "chapter09.attention.seed_dependence": {"n": st.integers(2, 8)},
+    # the trainings: a few Adam steps on short strings, and the page's own lengths (trained once, remembered)
+    "chapter09.seq2seq.train": {
+        "arm": st.sampled_from(S2S_ARMS),
+        "length": st.integers(4, 5),
+        "steps": st.integers(1, 3),
+    },
+    "chapter09.seq2seq_sweep.sweep": {
+        "arms": st.lists(st.sampled_from(S2S_ARMS), min_size=1, max_size=3),
+        "lengths": st.lists(st.integers(4, 5), min_size=1, max_size=2),
+        "seeds": st.lists(st.integers(0, 3), min_size=1, max_size=2),
+        "steps": st.integers(1, 2),
+    },
+    "chapter09.seq2seq_sweep.attention_weights": {
+        "trained": st.builds(lambda: TINY_TRAINED["attention"]),
+        "index": st.integers(0, 255),
+    },
+    "chapter09.seq2seq_sweep.path_gradients": {
+        "trained": st.sampled_from(S2S_ARMS).map(lambda a: TINY_TRAINED[a]),
+        "n_strings": st.integers(1, 4),
+    },
+    "chapter09.pages.seq2seq.reading": {"length": st.sampled_from(S2S_LENGTHS)},
 }
 
 
@@ -573,7 +610,9 @@ def fuzz_report():
 
 # deadline=None: a loaded 2-core CI machine makes hypothesis' 200 ms default flaky (a first call fills a
 # cache, a robustness count takes a second); 50 examples for each of ~125 functions keep the file near 25 s.
-@pytest.mark.parametrize("qualname", FUZZED)
+@pytest.mark.parametrize(
+    "qualname", [pytest.param(q, marks=pytest.mark.registry) if "seq2seq" in q else q for q in FUZZED]
+)  # page 4b's readings read its trainings: where the registry is computed
 @settings(max_examples=50, deadline=None, database=None)
 @given(data=st.data())
 def test_every_public_function_returns_finite_or_refuses_by_name(qualname, data):

@@ -12,7 +12,7 @@ from .. import _check, fmt
 from .. import attention as w4
 from ..claim import Claim, Correction, WidgetClaims, judge
 from ..interactive import control, plot_values, spec
-from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, new_figure, typeset
+from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, heat_maps, new_figure, typeset
 
 __all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
 
@@ -277,25 +277,6 @@ def readout() -> WidgetClaims:
 # --- the figures --------------------------------------------------------------------------------
 
 
-def _plot_attention(readouts: list, titles: list[str]) -> Figure:
-    """Heat maps of α (rows: decoder steps t, columns: source words j), one per temperature."""
-    fig = Figure(figsize=(3.0 * len(readouts), 3.0))
-    axes = fig.subplots(1, len(readouts))
-    for a, title, ax in zip(readouts, titles, axes):
-        im = ax.imshow(a.alpha, vmin=0, vmax=1, cmap="Blues")
-        ticks = np.arange(len(a.alpha))
-        ax.set_xticks(ticks, [str(j + 1) for j in ticks])
-        ax.set_yticks(ticks, [str(t + 1) for t in ticks])
-        ax.set_xlabel("paraula d'entrada $j$")
-        ax.set_title(title, fontsize=9.5)
-        ax.grid(False)
-    axes[0].set_ylabel("pas de sortida $t$")
-    cbar = fig.colorbar(im, ax=list(axes), shrink=0.8)
-    cbar.ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _p: fmt.decimal(y, 1)))
-    cbar.set_label("$\\alpha_{tj}$")
-    return fig
-
-
 def _plot_span(temperatures, spans, marks: dict) -> Figure:
     """Mean effective span against the temperature (log scale), with the text's temperatures marked."""
     fig, ax = new_figure()
@@ -324,8 +305,8 @@ def figures() -> dict[str, Figure]:
         for t, k in ((w4.COLD, "cold"), (w4.WARM, "warm"))
     }
     return {
-        "w4_fig_alpha": _plot_attention(
-            [w4.attend(temperature=t) for t in temperatures], ["τ = " + _tau_text(t) for t in temperatures]
+        "w4_fig_alpha": heat_maps(
+            [(w4.attend(temperature=t).alpha, "τ = " + _tau_text(t)) for t in temperatures], "paraula d'entrada $j$"
         ),
         "w4_fig_span": _plot_span(*w4._span_curve(), marks),
     }

@@ -1,0 +1,87 @@
+"""Widget 4b's page: the trained models' numbers as the page prints them, its exercises, its
+widget and its refusals.  The page's own sweep (every arm, length and seed) is trained once for
+the module, in the worker that runs the registry's tests too (see conftest)."""
+
+import numpy as np
+import pytest
+
+from chapter09 import attention as w4
+from chapter09 import fmt
+from chapter09 import seq2seq as s2s
+from chapter09 import seq2seq_sweep as sw
+from chapter09.pages import seq2seq as page
+from chapter09.seq2seq_task import V
+
+NBSP = fmt.NBSP
+
+pytestmark = pytest.mark.registry
+
+
+@pytest.fixture(scope="module")
+def numbers():
+    return page.readout().numbers
+
+
+def test_the_three_models_keep_their_order_at_the_longest_length_for_every_seed():
+    acc = sw.sweep().accuracy[:, -1]  # (arms, seeds) at the longest length
+    attention, reversed_, bottleneck = (acc[s2s.ARMS.index(a)] for a in ("attention", "reversed", "bottleneck"))
+    assert (attention > reversed_).all() and (reversed_ > bottleneck).all() and (bottleneck > 1 / V).all()
+
+
+def test_every_seeds_accuracy_is_in_the_table_as_the_prose_prints_it(numbers):
+    header, rows = page.readout().table("seeds")
+    assert header[2:] == [f"L = {n}" for n in s2s.LENGTHS] and len(rows) == len(s2s.ARMS) * len(s2s.SEEDS)
+    acc = sw.sweep().accuracy
+    for a, arm in enumerate(s2s.ARMS):
+        for s, seed in enumerate(s2s.SEEDS):
+            row = rows[a * len(s2s.SEEDS) + s]
+            assert row[:2] == [page.ARM_NAMES[arm], str(seed)]
+            assert row[2:] == [page._accuracy_text(x) for x in acc[a, :, s]]
+        means = [numbers[f"w4b_acc_{arm}_{n}"] for n in s2s.LENGTHS]
+        assert means == [page._accuracy_text(x) for x in acc[a].mean(axis=1)]
+
+
+def test_an_accuracy_never_prints_a_false_hundred_percent():
+    texts = [page._accuracy_text(x) for x in (0.994, 0.996, 1.0, 0.127)]
+    assert texts == [f"99{NBSP}%", f"99,6{NBSP}%", f"100{NBSP}%", f"13{NBSP}%"]
+    assert [page._gain_text(x) for x in (0.27, 0.01, -0.01)] == ["27 punts", "1 punt", "−1 punt"]
+
+
+def test_the_exercises_answers(numbers):
+    bits, L = int(np.log2(V)), max(s2s.LENGTHS)
+    assert numbers["w4b_bits_longest"] == fmt.integer(bits * L) == "36"
+    assert numbers["w4b_bits_held"] == fmt.integer(2 * s2s.H * 64) == "2.048"
+    assert numbers["w4b_ratio_bits"] == fmt.integer(2 * s2s.H * 64 // (bits * L)) == "56"
+    # path lengths: L − j + t in the original order, j + t + 1 reversed; on the diagonal both average L
+    assert (numbers["w4b_dist_first_plain"], numbers["w4b_dist_first_reversed"]) == (str(L), "1")
+    assert numbers["w4b_dist_last_reversed"] == str(2 * L - 1)
+    assert numbers["w4b_dist_mean_plain"] == numbers["w4b_dist_mean_reversed"] == str(L)
+    assert (numbers["w4b_loss_chance"], numbers["w4b_chance"]) == ("2,08", f"12,5{NBSP}%")
+
+
+def test_the_learned_span_is_page_04s_measure_of_the_learned_weights(numbers):
+    assert numbers["w4b_span_hand"] == fmt.decimal(w4.attend().span.mean(), 2) == "5,93"
+    short = sorted(s2s.LENGTHS)[1]
+    alpha = page._alignment(short, 0)
+    assert alpha.shape == (short, short) and np.allclose(alpha.sum(axis=1), 1)
+    assert numbers["w4b_span_short"] == fmt.decimal(w4.effective_span(alpha).mean(), 2)
+    assert 1 < w4.effective_span(alpha).mean() < w4.attend().span.mean()  # more concentrated than by hand
+
+
+def test_the_widget_shows_every_length_as_the_prose_does(numbers):
+    spec = page.controls()
+    (control,) = spec["controls"]
+    assert control["values"] == list(s2s.LENGTHS) and control["labels"] == [str(n) for n in s2s.LENGTHS]
+    for i, length in enumerate(s2s.LENGTHS):
+        state = spec["states"][str(i)]
+        assert state["readout"] == page.reading(length)
+        assert [state["readout"][arm] for arm in s2s.ARMS] == [numbers[f"w4b_acc_{a}_{length}"] for a in s2s.ARMS]
+        z = np.array(state["plot"]["z"])
+        assert z.shape == (length, length) and np.allclose(z.sum(axis=1), 1, atol=0.01)
+    assert spec["states"][str(len(s2s.LENGTHS) - 1)]["readout"]["span"] == numbers["w4b_span_longest"]
+
+
+def test_reading_refuses_a_length_it_cannot_train():
+    for bad in (3, 21, 7.5, True):
+        with pytest.raises(ValueError, match="^length must"):
+            page.reading(bad)
