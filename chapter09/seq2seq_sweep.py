@@ -20,6 +20,7 @@ steps, or ``j + t + 1`` with the source reversed.  Attention adds a path of two 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -190,3 +191,82 @@ def sweep(arms=ARMS, lengths=LENGTHS, seeds=SEEDS, steps: int = STEPS) -> Sweep:
         _check.integer(f"lengths[{i}]", n, 4, MAX_LENGTH) for i, n in enumerate(_check.count("lengths", lengths, 8))
     )
     return _sweep(arms, lengths, tuple(_check.seeds("seeds", seeds, 10)), _check.integer("steps", steps, 1, 5000))
+
+
+# --- what a page measures on the sweep (private: the page of widget 4b calls them) -----------------
+
+
+def _sweep() -> Sweep:
+    """The page's sweep (remembered)."""
+    return sweep()
+
+
+def _accuracy(arm: str) -> np.ndarray:
+    """(lengths, seeds) accuracy of one arm."""
+    sw = _sweep()
+    return sw.accuracy[sw.arms.index(arm)]
+
+
+def _models(arm: str, length: int) -> list[Trained]:
+    sw = _sweep()
+    return [sw.model(arm, length, seed) for seed in sw.seeds]
+
+
+def _beats_from(gap: np.ndarray, lengths, margin: float) -> int:
+    """The first length from which attention beats the bottleneck by ``margin`` at every longer one (0: none)."""
+    beats = gap > margin
+    later = [i for i in range(len(lengths)) if beats[i:].all()]
+    return int(lengths[later[0]]) if later else 0
+
+
+@cache
+def _weights(length: int, seed: int, n: int) -> np.ndarray:
+    """α of the attention model of ``length`` and ``seed`` on the first ``n`` held-out strings, (n, L, L):
+    the page's trainings at its lengths, others trained when asked."""
+    model = sweep(lengths=(length,)).model("attention", length, seed)
+    return np.stack([attention_weights(model, i).alpha for i in range(n)])
+
+
+def _alignment(length: int, seed: int, n: int) -> np.ndarray:
+    """The mean α over those strings, (L, L)."""
+    return _weights(length, seed, n).mean(axis=0)
+
+
+def _aligned_share(length: int, seed: int, n: int) -> float:
+    """Share of those rows of α whose heaviest weight is on position t, the one the output copies."""
+    return float(np.mean(_weights(length, seed, n).argmax(axis=2) == np.arange(length)))
+
+
+@cache
+def _paths(arm: str, seed: int, n: int) -> PathGradients:
+    """The gradients' paths of one model at the longest length, over ``n`` held-out strings."""
+    return path_gradients(_sweep().model(arm, max(LENGTHS), seed), n_strings=n)
+
+
+def _own_share(arm: str, seed: int, n: int) -> float:
+    """Mean share of ‖∂ℓ_t/∂x‖ that goes to the input x_t the output copies."""
+    return float(np.diag(_paths(arm, seed, n).share).mean())
+
+
+def _share_by_offset(arm: str, n: int) -> np.ndarray:
+    """Mean share of the gradient of ℓ_t that goes to x_j, by |t − j| (averaged over seeds)."""
+    length = max(LENGTHS)
+    out = np.zeros(length)
+    for seed in _sweep().seeds:
+        p = _paths(arm, seed, n)
+        out += [p.share[p.offset == k].mean() for k in range(length)]
+    return out / len(_sweep().seeds)
+
+
+def _position_gain(n_first: int, seed_axis: bool = False):
+    """Reversed minus bottleneck accuracy at the first and last ``n_first`` positions, longest length:
+    means over the seeds, or each seed's (``seed_axis``)."""
+    length = max(LENGTHS)
+    gain = np.array(
+        [
+            r.position_accuracy - b.position_accuracy
+            for r, b in zip(*(_models(a, length) for a in ("reversed", "bottleneck")))
+        ]
+    )
+    first, last = gain[:, :n_first].mean(axis=1), gain[:, -n_first:].mean(axis=1)
+    return (first, last) if seed_axis else (float(first.mean()), float(last.mean()))

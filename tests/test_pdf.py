@@ -17,7 +17,20 @@ def pdf_text(built_pdf):
     text = subprocess.run(
         ["pdftotext", "-enc", "UTF-8", str(built_pdf), "-"], capture_output=True, text=True, check=True
     ).stdout
-    return " ".join(text.replace("’", "'").split())
+    return " ".join(" ".join(body(page) for page in text.split("\f")).replace("’", "'").split())
+
+
+def body(page: str) -> str:
+    """A page without its running header (the chapter), footer (the section) and number, so that a
+    sentence that runs on to the next page reads as one ("2,17 – 2,91" across a page break)."""
+    lines = [line for line in page.splitlines() if line.strip()]
+    if lines and lines[0].startswith("Capítol 9 ·"):
+        lines = lines[1:]
+    if lines and re.fullmatch(r"[0-9ivxl]+", lines[-1].strip()):
+        lines = lines[:-1]
+        if lines and re.match(r"9\.\d+\. ", lines[-1]):
+            lines = lines[:-1]
+    return "\n".join(lines)
 
 
 def squash(text):

@@ -62,7 +62,7 @@ def test_the_exercises_answers(numbers):
 def test_the_learned_span_is_page_04s_measure_of_the_learned_weights(numbers):
     assert numbers["w4b_span_hand"] == fmt.decimal(w4.attend().span.mean(), 2) == "5,93"
     short = sorted(s2s.LENGTHS)[1]
-    alpha = page._alignment(short, 0)
+    alpha = sw._alignment(short, 0, page.N_ALIGN)
     assert alpha.shape == (short, short) and np.allclose(alpha.sum(axis=1), 1)
     assert numbers["w4b_span_short"] == fmt.decimal(w4.effective_span(alpha).mean(), 2)
     assert 1 < w4.effective_span(alpha).mean() < w4.attend().span.mean()  # more concentrated than by hand

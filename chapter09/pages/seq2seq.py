@@ -21,6 +21,7 @@ from .. import seq2seq_sweep as sweep
 from ..claim import Claim, WidgetClaims, judge
 from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, heat_maps, new_figure, typeset
+from ..seq2seq_sweep import _accuracy, _models, _sweep
 from ..seq2seq_task import BATCH, MAX_LENGTH, N_TEST, V
 
 __all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
@@ -86,80 +87,6 @@ def _list_text(values) -> str:
     return format_list([fmt.integer(v) for v in values], locale="ca")
 
 
-# --- what the page measures on the sweep ----------------------------------------------------------
-
-
-@cache
-def _sweep() -> sweep.Sweep:
-    return sweep.sweep()
-
-
-def _accuracy(arm: str) -> np.ndarray:
-    """(lengths, seeds) accuracy of one arm."""
-    sw = _sweep()
-    return sw.accuracy[sw.arms.index(arm)]
-
-
-def _models(arm: str, length: int) -> list[s2s.Trained]:
-    sw = _sweep()
-    return [sw.model(arm, length, seed) for seed in sw.seeds]
-
-
-def _beats_from(gap: np.ndarray, lengths) -> int:
-    """The first length from which attention beats the bottleneck by ``MARGIN`` at every longer one."""
-    beats = gap > MARGIN
-    later = [i for i in range(len(lengths)) if beats[i:].all()]
-    return int(lengths[later[0]]) if later else 0
-
-
-@cache
-def _alignment(length: int, seed: int) -> np.ndarray:
-    """α of the attention arm averaged over the first ``N_ALIGN`` held-out strings, (L, L)."""
-    model = _sweep().model("attention", length, seed)
-    return np.mean([sweep.attention_weights(model, i).alpha for i in range(N_ALIGN)], axis=0)
-
-
-@cache
-def _aligned_share(length: int, seed: int) -> float:
-    """Share of the rows of α (over ``N_ALIGN`` strings) whose heaviest weight is on position t."""
-    model = _sweep().model("attention", length, seed)
-    rows = [sweep.attention_weights(model, i).alpha.argmax(axis=1) == np.arange(length) for i in range(N_ALIGN)]
-    return float(np.mean(rows))
-
-
-@cache
-def _paths(arm: str, seed: int) -> sweep.PathGradients:
-    return sweep.path_gradients(_sweep().model(arm, max(s2s.LENGTHS), seed), n_strings=N_PATHS)
-
-
-def _own_share(arm: str, seed: int) -> float:
-    """Mean share of ‖∂ℓ_t/∂x‖ that goes to the input x_t the output copies."""
-    return float(np.diag(_paths(arm, seed).share).mean())
-
-
-def _share_by_offset(arm: str) -> np.ndarray:
-    """Mean share of the gradient of ℓ_t that goes to x_j, by |t − j| (averaged over seeds)."""
-    length = max(s2s.LENGTHS)
-    out = np.zeros(length)
-    for seed in _sweep().seeds:
-        p = _paths(arm, seed)
-        out += [p.share[p.offset == k].mean() for k in range(length)]
-    return out / len(_sweep().seeds)
-
-
-def _position_gain(seed_axis: bool = False):
-    """Reversed minus bottleneck accuracy at the first and last ``N_FIRST`` positions, longest length."""
-    length = max(s2s.LENGTHS)
-    gain = np.array(
-        [
-            r.position_accuracy - b.position_accuracy
-            for r, b in zip(*(_models(a, length) for a in ("reversed", "bottleneck")))
-        ]
-    )
-    first, last = gain[:, :N_FIRST].mean(axis=1), gain[:, -N_FIRST:].mean(axis=1)
-    return (first, last) if seed_axis else (float(first.mean()), float(last.mean()))
-
-
 # --- the claims' checks: each judges the numbers of one sentence of the page ----------------------
 
 
@@ -205,15 +132,15 @@ def readout() -> WidgetClaims:
     sw, longest, shortest = _sweep(), max(s2s.LENGTHS), min(s2s.LENGTHS)
     mean = {arm: _accuracy(arm).mean(axis=1) for arm in s2s.ARMS}
     gap = mean["attention"] - mean["bottleneck"]
-    from_length = _beats_from(gap, sw.lengths)
-    first_gain, last_gain = _position_gain()
+    from_length = sweep._beats_from(gap, sw.lengths, MARGIN)
+    first_gain, last_gain = sweep._position_gain(N_FIRST)
     chance, uniform, bits = 1 / V, 1 / longest, int(np.log2(V))
     short_length = sorted(sw.lengths)[1]  # the widget's and the heat map's shorter string (page 04 has 7 words)
-    own = {arm: np.mean([_own_share(arm, s) for s in sw.seeds]) for arm in s2s.ARMS}
-    aligned = np.mean([_aligned_share(short_length, s) for s in sw.seeds])
+    own = {arm: np.mean([sweep._own_share(arm, s, N_PATHS) for s in sw.seeds]) for arm in s2s.ARMS}
+    aligned = np.mean([sweep._aligned_share(short_length, s, N_ALIGN) for s in sw.seeds])
     loss_end = {arm: np.mean([m.loss[-N_LAST:].mean() for m in _models(arm, longest)]) for arm in s2s.ARMS}
-    reversed_distance = _paths("reversed", 0).distance
-    plain_distance = _paths("bottleneck", 0).distance
+    reversed_distance = sweep._paths("reversed", 0, N_PATHS).distance
+    plain_distance = sweep._paths("bottleneck", 0, N_PATHS).distance
     hand = w4.attend()
     example = sweep.attention_weights(sw.model("attention", short_length, sw.seeds[0]), 0)  # the «Amb codi» cell's
     n = {
@@ -244,7 +171,7 @@ def readout() -> WidgetClaims:
         "w4b_last_gain": _gain_text(last_gain),
         "w4b_aligned": _accuracy_text(aligned),
         "w4b_aligned_min": fmt.share(ALIGNED),
-        "w4b_aligned_longest": _accuracy_text(np.mean([_aligned_share(longest, s) for s in sw.seeds])),
+        "w4b_aligned_longest": _accuracy_text(np.mean([sweep._aligned_share(longest, s, N_ALIGN) for s in sw.seeds])),
         "w4b_acc_attention_worst": _accuracy_text(_accuracy("attention")[-1].min()),
         "w4b_n_align": fmt.integer(N_ALIGN),
         "w4b_n_paths": fmt.integer(N_PATHS),
@@ -252,8 +179,8 @@ def readout() -> WidgetClaims:
         "w4b_span_hand": _span_text(hand.span.mean()),
         "w4b_tau_hand": fmt.shortest(w4.TEMPERATURE),
         "w4b_n_hand": fmt.integer(w4.N),
-        "w4b_span_short": _span_text(w4.effective_span(_alignment(short_length, 0)).mean()),
-        "w4b_span_longest": _span_text(w4.effective_span(_alignment(longest, 0)).mean()),
+        "w4b_span_short": _span_text(w4.effective_span(sweep._alignment(short_length, 0, N_ALIGN)).mean()),
+        "w4b_span_longest": _span_text(w4.effective_span(sweep._alignment(longest, 0, N_ALIGN)).mean()),
         "w4b_loss_chance": _loss_text(np.log(V)),
         "w4b_example_span": _span_text(w4.effective_span(example.alpha).mean()),
         "w4b_example_looks": " ".join(str(j + 1) for j in example.alpha.argmax(axis=1)),
@@ -294,16 +221,20 @@ def readout() -> WidgetClaims:
             _attention_beats_the_bottleneck_from(a - b, sw.lengths, from_length)
             for a, b in zip(_accuracy("attention").T, _accuracy("bottleneck").T)
         ],
-        "W4b.2": [_reversing_helps_the_first_outputs(f, k) for f, k in zip(*_position_gain(seed_axis=True))],
+        "W4b.2": [
+            _reversing_helps_the_first_outputs(f, k) for f, k in zip(*sweep._position_gain(N_FIRST, seed_axis=True))
+        ],
         "W4b.3": [
             _ordering_at_the_longest(
                 *(_accuracy(arm)[-1, i] for arm in ("attention", "reversed", "bottleneck")), chance
             )
             for i in range(len(sw.seeds))
         ],
-        "W4b.4": [_alignment_emerges(_aligned_share(short_length, s)) for s in sw.seeds],
+        "W4b.4": [_alignment_emerges(sweep._aligned_share(short_length, s, N_ALIGN)) for s in sw.seeds],
         "W4b.5": [
-            _attention_keeps_the_gradient_close(_own_share("attention", s), _own_share("bottleneck", s), uniform)
+            _attention_keeps_the_gradient_close(
+                sweep._own_share("attention", s, N_PATHS), sweep._own_share("bottleneck", s, N_PATHS), uniform
+            )
             for s in sw.seeds
         ],
     }
@@ -433,7 +364,7 @@ def _plot_length(n: dict) -> Figure:
     ax.set_xlabel("longitud de la frase L (símbols)")
     ax.set_ylabel("encert sobre frases no vistes")
     ax.yaxis.set_major_formatter(lambda y, _p: fmt.percent(y, 0))
-    ax.legend(loc="upper right")
+    ax.legend(loc="center right", bbox_to_anchor=(1.0, 0.72))
     catalan_ticks(ax, "x")
     return fig
 
@@ -461,16 +392,10 @@ def _plot_paths(n: dict) -> Figure:
     fig, ax = new_figure()
     longest = max(s2s.LENGTHS)
     for arm in s2s.ARMS:
-        ax.plot(range(longest), _share_by_offset(arm), "o-", color=COLORS[arm], label=ARM_NAMES[arm], ms=4)
-    ax.axhline(1 / longest, color=GREY, lw=0.8, ls=":")
-    ax.annotate(
-        f"a parts iguals, {n['w4b_uniform']}",
-        (longest - 1, 1 / longest),
-        textcoords="offset points",
-        xytext=(0, 4),
-        fontsize=SMALL,
-        ha="right",
-    )
+        ax.plot(
+            range(longest), sweep._share_by_offset(arm, N_PATHS), "o-", color=COLORS[arm], label=ARM_NAMES[arm], ms=4
+        )
+    ax.axhline(1 / longest, color=GREY, lw=0.8, ls=":", label=f"a parts iguals, {n['w4b_uniform']}")
     ax.set_xlabel("distància entre la sortida i l'entrada, |t − j|")
     ax.set_ylabel("part del gradient de ℓₜ que va a xⱼ")
     ax.yaxis.set_major_formatter(lambda y, _p: fmt.percent(y, 0))
@@ -506,8 +431,8 @@ def figures() -> dict[str, Figure]:
     n, short, longest = readout().numbers, sorted(s2s.LENGTHS)[1], max(s2s.LENGTHS)
     maps = [
         (w4.attend().alpha, f"a mà (pàgina 04), abast {n['w4b_span_hand']}"),
-        (_alignment(short, 0), f"après, L = {n['w4b_l_short']}, abast {n['w4b_span_short']}"),
-        (_alignment(longest, 0), f"après, L = {n['w4b_l_max']}, abast {n['w4b_span_longest']}"),
+        (sweep._alignment(short, 0, N_ALIGN), f"après, L = {n['w4b_l_short']}, abast {n['w4b_span_short']}"),
+        (sweep._alignment(longest, 0, N_ALIGN), f"après, L = {n['w4b_l_max']}, abast {n['w4b_span_longest']}"),
     ]
     return {
         "w4b_fig_length": _plot_length(n),
@@ -528,11 +453,9 @@ def reading(length: int = max(s2s.LENGTHS)) -> dict[str, str]:
     length = _check.integer("length", length, min(s2s.LENGTHS), MAX_LENGTH)
     trained = sweep.sweep(lengths=(length,))  # the page's own trainings at its lengths
     acc = {arm: trained.accuracy[trained.arms.index(arm), 0].mean() for arm in s2s.ARMS}
-    model = trained.model("attention", length, s2s.SEEDS[0])
-    alpha = np.mean([sweep.attention_weights(model, i).alpha for i in range(N_ALIGN)], axis=0)
     return {
         **{arm: _accuracy_text(acc[arm]) for arm in s2s.ARMS},
-        "span": _span_text(w4.effective_span(alpha).mean()),
+        "span": _span_text(w4.effective_span(sweep._alignment(length, s2s.SEEDS[0], N_ALIGN)).mean()),
         "bits": fmt.integer(int(np.log2(V)) * length),
     }
 
@@ -541,7 +464,7 @@ def controls() -> dict:
     """The widget's every state, for the HTML book (``chapter09.interactive.spec``)."""
 
     def state(length):
-        z = [plot_values(row, 3) for row in _alignment(length, s2s.SEEDS[0])]
+        z = [plot_values(row, 3) for row in sweep._alignment(length, s2s.SEEDS[0], N_ALIGN)]
         plot = {"kind": "heatmap", "xlabel": "posició d'entrada j", "ylabel": "pas de sortida t", "z": z}
         return {"readout": reading(length), "plot": plot}
 
