@@ -196,19 +196,19 @@ def sweep(arms=ARMS, lengths=LENGTHS, seeds=SEEDS, steps: int = STEPS) -> Sweep:
 # --- what a page measures on the sweep (private: the page of widget 4b calls them) -----------------
 
 
-def _sweep() -> Sweep:
-    """The page's sweep (remembered)."""
+def _page_sweep() -> Sweep:
+    """The page's sweep: every arm, length and seed (remembered)."""
     return sweep()
 
 
 def _accuracy(arm: str) -> np.ndarray:
     """(lengths, seeds) accuracy of one arm."""
-    sw = _sweep()
+    sw = _page_sweep()
     return sw.accuracy[sw.arms.index(arm)]
 
 
 def _models(arm: str, length: int) -> list[Trained]:
-    sw = _sweep()
+    sw = _page_sweep()
     return [sw.model(arm, length, seed) for seed in sw.seeds]
 
 
@@ -240,7 +240,7 @@ def _aligned_share(length: int, seed: int, n: int) -> float:
 @cache
 def _paths(arm: str, seed: int, n: int) -> PathGradients:
     """The gradients' paths of one model at the longest length, over ``n`` held-out strings."""
-    return path_gradients(_sweep().model(arm, max(LENGTHS), seed), n_strings=n)
+    return path_gradients(_page_sweep().model(arm, max(LENGTHS), seed), n_strings=n)
 
 
 def _own_share(arm: str, seed: int, n: int) -> float:
@@ -252,10 +252,10 @@ def _share_by_offset(arm: str, n: int) -> np.ndarray:
     """Mean share of the gradient of ℓ_t that goes to x_j, by |t − j| (averaged over seeds)."""
     length = max(LENGTHS)
     out = np.zeros(length)
-    for seed in _sweep().seeds:
+    for seed in _page_sweep().seeds:
         p = _paths(arm, seed, n)
         out += [p.share[p.offset == k].mean() for k in range(length)]
-    return out / len(_sweep().seeds)
+    return out / len(_page_sweep().seeds)
 
 
 def _position_gain(n_first: int, seed_axis: bool = False):

@@ -153,6 +153,8 @@ def pytest_collection_modifyitems(config, items):
         elif used & {"w", "registry"} or item.get_closest_marker("registry"):
             # the other worker computes the registry (and page 4b's trainings) for the tests that read them
             item.add_marker(pytest.mark.xdist_group("registry"))
+        if (used & {"w", "registry"} or item.get_closest_marker("registry")) and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(600))  # the first reader computes the registry: a minute or two
 
 
 def say(message: str) -> None:

@@ -51,7 +51,11 @@ def test_the_exercises_answers(numbers):
     bits, L = int(np.log2(V)), max(s2s.LENGTHS)
     assert numbers["w4b_bits_longest"] == fmt.integer(bits * L) == "36"
     assert numbers["w4b_bits_held"] == fmt.integer(2 * s2s.H * 64) == "2.048"
-    assert numbers["w4b_ratio_bits"] == fmt.integer(2 * s2s.H * 64 // (bits * L)) == "56"
+    assert numbers["w4b_ratio_bits"] == fmt.decimal(2 * s2s.H * 64 / (bits * L), 1) == "56,9"
+    points = lambda k: int(numbers[k].split(NBSP)[0])  # noqa: E731
+    for end in ("first", "last"):  # the gain recomputes from the two percentages printed beside it
+        gain = points(f"w4b_{end}_reversed") - points(f"w4b_{end}_bottleneck")
+        assert numbers[f"w4b_{end}_gain"] == page._gain_text(gain / 100)
     # path lengths: L − j + t in the original order, j + t + 1 reversed; on the diagonal both average L
     assert (numbers["w4b_dist_first_plain"], numbers["w4b_dist_first_reversed"]) == (str(L), "1")
     assert numbers["w4b_dist_last_reversed"] == str(2 * L - 1)

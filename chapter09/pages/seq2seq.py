@@ -21,7 +21,7 @@ from .. import seq2seq_sweep as sweep
 from ..claim import Claim, WidgetClaims, judge
 from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, heat_maps, new_figure, typeset
-from ..seq2seq_sweep import _accuracy, _models, _sweep
+from ..seq2seq_sweep import _accuracy, _models, _page_sweep
 from ..seq2seq_task import BATCH, MAX_LENGTH, N_TEST, V
 
 __all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
@@ -129,7 +129,7 @@ CHECKS = {
 @cache
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), its claims and its table of every seed."""
-    sw, longest, shortest = _sweep(), max(s2s.LENGTHS), min(s2s.LENGTHS)
+    sw, longest, shortest = _page_sweep(), max(s2s.LENGTHS), min(s2s.LENGTHS)
     mean = {arm: _accuracy(arm).mean(axis=1) for arm in s2s.ARMS}
     gap = mean["attention"] - mean["bottleneck"]
     from_length = sweep._beats_from(gap, sw.lengths, MARGIN)
@@ -167,8 +167,6 @@ def readout() -> WidgetClaims:
         "w4b_margin": _gain_text(MARGIN),
         "w4b_beats_from": fmt.integer(from_length),
         "w4b_n_first": fmt.integer(N_FIRST),
-        "w4b_first_gain": _gain_text(first_gain),
-        "w4b_last_gain": _gain_text(last_gain),
         "w4b_aligned": _accuracy_text(aligned),
         "w4b_aligned_min": fmt.share(ALIGNED),
         "w4b_aligned_longest": _accuracy_text(np.mean([sweep._aligned_share(longest, s, N_ALIGN) for s in sw.seeds])),
@@ -194,7 +192,7 @@ def readout() -> WidgetClaims:
         "w4b_dist_mean_plain": fmt.decimal(np.diag(plain_distance).mean(), 0),
         "w4b_dist_mean_reversed": fmt.decimal(np.diag(reversed_distance).mean(), 0),
         "w4b_own_ratio": fmt.decimal(own["attention"] / uniform, 1),
-        "w4b_ratio_bits": fmt.integer(2 * s2s.H * BITS_PER_NUMBER // (bits * longest)),
+        "w4b_ratio_bits": fmt.decimal(2 * s2s.H * BITS_PER_NUMBER / (bits * longest), 1),
     }
     for arm in s2s.ARMS:
         n[f"w4b_own_{arm}"] = _accuracy_text(own[arm])
@@ -214,6 +212,10 @@ def readout() -> WidgetClaims:
     last = {arm: np.mean([m.position_accuracy[-N_FIRST:].mean() for m in _models(arm, longest)]) for arm in s2s.ARMS}
     for arm in ("bottleneck", "reversed"):
         n[f"w4b_first_{arm}"], n[f"w4b_last_{arm}"] = _accuracy_text(first[arm]), _accuracy_text(last[arm])
+    # the gains as the difference of the printed percentages (the claim judges the unrounded ones)
+    printed = lambda x: round(100 * x) / 100  # noqa: E731
+    n["w4b_first_gain"] = _gain_text(printed(first["reversed"]) - printed(first["bottleneck"]))
+    n["w4b_last_gain"] = _gain_text(printed(last["reversed"]) - printed(last["bottleneck"]))
 
     # the share of seeds where each claim holds on its own
     per_seed = {
@@ -344,7 +346,7 @@ def readout() -> WidgetClaims:
 def _plot_length(n: dict) -> Figure:
     """Accuracy against length, each arm's mean over seeds and every seed, with the chance line."""
     fig, ax = new_figure()
-    sw = _sweep()
+    sw = _page_sweep()
     for arm in s2s.ARMS:
         acc = _accuracy(arm)
         ax.plot(sw.lengths, acc.mean(axis=1), "o-", color=COLORS[arm], label=ARM_NAMES[arm])
