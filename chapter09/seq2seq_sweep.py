@@ -258,15 +258,13 @@ def _share_by_offset(arm: str, n: int) -> np.ndarray:
     return out / len(_page_sweep().seeds)
 
 
-def _position_gain(n_first: int, seed_axis: bool = False):
-    """Reversed minus bottleneck accuracy at the first and last ``n_first`` positions, longest length:
-    means over the seeds, or each seed's (``seed_axis``)."""
-    length = max(LENGTHS)
-    gain = np.array(
-        [
-            r.position_accuracy - b.position_accuracy
-            for r, b in zip(*(_models(a, length) for a in ("reversed", "bottleneck")))
-        ]
-    )
-    first, last = gain[:, :n_first].mean(axis=1), gain[:, -n_first:].mean(axis=1)
-    return (first, last) if seed_axis else (float(first.mean()), float(last.mean()))
+def _ends(arm: str, n_first: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each seed's accuracy over the first and over the last ``n_first`` output positions, longest length."""
+    accuracy = np.array([m.position_accuracy for m in _models(arm, max(LENGTHS))])
+    return accuracy[:, :n_first].mean(axis=1), accuracy[:, -n_first:].mean(axis=1)
+
+
+def _position_gain(n_first: int) -> tuple[np.ndarray, np.ndarray]:
+    """What reversing gains over the bottleneck at the first and the last positions, each seed's."""
+    (rf, rl), (bf, bl) = _ends("reversed", n_first), _ends("bottleneck", n_first)
+    return rf - bf, rl - bl

@@ -133,7 +133,7 @@ def readout() -> WidgetClaims:
     mean = {arm: _accuracy(arm).mean(axis=1) for arm in s2s.ARMS}
     gap = mean["attention"] - mean["bottleneck"]
     from_length = sweep._beats_from(gap, sw.lengths, MARGIN)
-    first_gain, last_gain = sweep._position_gain(N_FIRST)
+    first_gain, last_gain = (float(g.mean()) for g in sweep._position_gain(N_FIRST))
     chance, uniform, bits = 1 / V, 1 / longest, int(np.log2(V))
     short_length = sorted(sw.lengths)[1]  # the widget's and the heat map's shorter string (page 04 has 7 words)
     own = {arm: np.mean([sweep._own_share(arm, s, N_PATHS) for s in sw.seeds]) for arm in s2s.ARMS}
@@ -208,8 +208,8 @@ def readout() -> WidgetClaims:
     n["w4b_acc_bottleneck_short"] = _accuracy_text(mean["bottleneck"][sw.lengths.index(short_length)])
     for arm in ("attention", "bottleneck"):  # the «Amb codi» cell trains these two
         n[f"w4b_acc_{arm}_example"] = _accuracy_text(sw.model(arm, short_length, sw.seeds[0]).accuracy)
-    first = {arm: np.mean([m.position_accuracy[:N_FIRST].mean() for m in _models(arm, longest)]) for arm in s2s.ARMS}
-    last = {arm: np.mean([m.position_accuracy[-N_FIRST:].mean() for m in _models(arm, longest)]) for arm in s2s.ARMS}
+    ends = {arm: sweep._ends(arm, N_FIRST) for arm in ("bottleneck", "reversed")}
+    first, last = ({arm: e[k].mean() for arm, e in ends.items()} for k in (0, 1))
     for arm in ("bottleneck", "reversed"):
         n[f"w4b_first_{arm}"], n[f"w4b_last_{arm}"] = _accuracy_text(first[arm]), _accuracy_text(last[arm])
     # the gains as the difference of the printed percentages (the claim judges the unrounded ones)
@@ -223,9 +223,7 @@ def readout() -> WidgetClaims:
             _attention_beats_the_bottleneck_from(a - b, sw.lengths, from_length)
             for a, b in zip(_accuracy("attention").T, _accuracy("bottleneck").T)
         ],
-        "W4b.2": [
-            _reversing_helps_the_first_outputs(f, k) for f, k in zip(*sweep._position_gain(N_FIRST, seed_axis=True))
-        ],
+        "W4b.2": [_reversing_helps_the_first_outputs(f, k) for f, k in zip(*sweep._position_gain(N_FIRST))],
         "W4b.3": [
             _ordering_at_the_longest(
                 *(_accuracy(arm)[-1, i] for arm in ("attention", "reversed", "bottleneck")), chance
