@@ -27,7 +27,8 @@ extensions = [
     "sphinxcontrib.bibtex",
     "bibliography",
     "catalan",
-    "offline_math",
+    "mathml",
+    "icons",
     "notebooks",
     "glued",
     "fences",
@@ -82,9 +83,9 @@ html_search_language = "ca"
 html_static_path = ["book/_static"]
 html_js_files = ["ch09-sphinx-ca.js", "ch09-widgets.js"]
 html_css_files = ["ch09-widgets.css"]
-# Formulas are read by screen readers (MathJax's hidden MathML) but are not Tab stops: without
-# its menu, MathJax leaves them out of the keyboard's way to the widgets' controls.
-mathjax3_config = {"options": {"enableMenu": False, "enableAssistiveMml": True}}
+# Formulas as MathML written at build time (_ext/mathml.py): browsers draw them, screen readers
+# read them, and no script is loaded for them.
+html_math_renderer = "mathml"
 
 # -- PDF (make pdf: LaTeX builder + xelatex) ----------------------------------------------------
 # One chapter of a course: the title page names the book, the chapter is numbered 9 and

@@ -6,7 +6,7 @@ plumbing, they trust their callers (the page modules).
 
 from __future__ import annotations
 
-from . import plots
+from . import interactive, plots
 
 __all__ = [
     "figure",
@@ -143,7 +143,7 @@ def widget_html(spec: dict) -> str:
     if not isinstance(spec["widget"], str) or not re.fullmatch(r"[a-z][a-z0-9-]{0,30}", spec["widget"]):
         raise ValueError(f"spec['widget'] must be an id of lower-case letters and digits, got {spec['widget']!r}")
     try:
-        data = json.dumps(spec, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        data = json.dumps(interactive.shared(spec), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except ValueError as error:
         raise ValueError(f"spec must hold finite numbers only (JSON has no NaN or infinity): {error}") from None
     data = data.replace("</", "<\\/").replace("<!--", "<\\u0021--")

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import fmt
 
-__all__ = ["MAX_STATES", "Control", "control", "plot_values", "spec"]
+__all__ = ["MAX_STATES", "Control", "control", "plot_values", "shared", "spec"]
 
 MAX_STATES = 10_000  # combinations of control positions one widget precomputes
 
@@ -79,6 +79,46 @@ def _typeset(data):
     if isinstance(data, list):
         return [_typeset(v) for v in data]
     return data
+
+
+def shared(spec: dict) -> dict:
+    """``spec`` as the page carries it: what every state's plot has in common, written once.
+
+    ``plot`` holds the plot's keys that all states share (kind, axis labels, …) and
+    ``series`` each series' shared keys by position (its label, its x values, …); each state
+    keeps the rest.  The page's script merges them back (``plotOf`` in ch09-widgets.js), so
+    that a page of hundreds of states does not repeat its axes hundreds of times.
+
+    >>> s = {"states": {"0": {"plot": {"kind": "lines", "series": [{"x": [1, 2], "y": [3, 4]}]}},
+    ...                 "1": {"plot": {"kind": "lines", "series": [{"x": [1, 2], "y": [5, 6]}]}}}}
+    >>> shared(s)["plot"], shared(s)["series"], shared(s)["states"]["1"]
+    ({'kind': 'lines'}, [{'x': [1, 2]}], {'plot': {'series': [{'y': [5, 6]}]}})
+    """
+    if not all("plot" in state for state in spec["states"].values()):
+        return spec
+    plots = [state["plot"] for state in spec["states"].values()]
+    common = {k: v for k, v in plots[0].items() if k != "series" and all(p.get(k, _ABSENT) == v for p in plots)}
+    lengths = {len(p.get("series", ())) for p in plots}
+    series = []
+    if "series" in plots[0] and len(lengths) == 1:
+        series = [
+            {k: v for k, v in first.items() if all(p["series"][i].get(k, _ABSENT) == v for p in plots)}
+            for i, first in enumerate(plots[0]["series"])
+        ]
+
+    def own(plot: dict) -> dict:
+        kept = {k: v for k, v in plot.items() if k not in common and k != "series"}
+        if series:
+            kept["series"] = [{k: v for k, v in s.items() if k not in series[i]} for i, s in enumerate(plot["series"])]
+        elif "series" in plot:
+            kept["series"] = plot["series"]
+        return kept
+
+    states = {key: {**state, "plot": own(state["plot"])} for key, state in spec["states"].items()}
+    return {**spec, "plot": common, "series": series, "states": states}
+
+
+_ABSENT = object()
 
 
 def plot_values(a, digits: int = 4) -> list:

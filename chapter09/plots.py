@@ -7,7 +7,9 @@ never saved there).
 
 from __future__ import annotations
 
+import io
 import os
+import re
 
 import matplotlib
 
@@ -73,6 +75,37 @@ def use_book_style() -> None:
     except ImportError:  # outside a notebook kernel nothing more is needed
         return
     set_matplotlib_formats("svg", bbox_inches="tight")
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    if shell is not None:  # matplotlib-inline's SVG, with its coordinates to the hundredth of a point
+        shell.display_formatter.formatters["image/svg+xml"].for_type(Figure, _svg)
+
+
+# Coordinates in an SVG's geometry attributes (not its transforms, whose scales are exact)
+GEOMETRY = re.compile(r'(\s(?:d|x|y|x1|x2|y1|y2|width|height|points)=")([^"]*)"')
+LONG_DECIMAL = re.compile(r"-?\d+\.\d{3,}")
+
+
+def compact_svg(svg: str) -> str:
+    """``svg`` with every coordinate rounded to 0,01 pt (a 7.200th of an inch): matplotlib writes
+    six decimals, and a curve of a few hundred points weighs three times what it shows.
+
+    >>> compact_svg('<path d="M 62.05294 205.2828 L 1.5 -0.004" transform="scale(0.015625)"/>')
+    '<path d="M 62.05 205.28 L 1.5 0" transform="scale(0.015625)"/>'
+    """
+
+    def rounded(number: re.Match) -> str:
+        text = f"{float(number.group()):.2f}".rstrip("0").rstrip(".")
+        return "0" if text == "-0" else text
+
+    return GEOMETRY.sub(lambda m: m.group(1) + LONG_DECIMAL.sub(rounded, m.group(2)) + '"', svg)
+
+
+def _svg(fig: Figure) -> str:
+    out = io.StringIO()
+    fig.savefig(out, format="svg", bbox_inches="tight")
+    return compact_svg(out.getvalue())
 
 
 def catalan_ticks(ax, axis: str = "both") -> None:
