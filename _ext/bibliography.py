@@ -110,7 +110,16 @@ class CatalanAuthorYear(AuthorYearReferenceStyle):
     person: PersonStyle = field(default_factory=lambda: PersonStyle(sep2=" i ", last_sep=" i "))
 
 
+def entries_as_list_items(app, pagename, templatename, context, doctree) -> None:
+    """html-page-context: the bibliography's entries are the items of its list (``role="listitem"``).
+    docutils gives them DPUB-ARIA 1.0's ``doc-biblioentry``, deprecated in DPUB-ARIA 1.1, under a
+    ``role="list"`` that may then hold no listitem (axe: aria-required-children)."""
+    if "body" in context:
+        context["body"] = context["body"].replace('role="doc-biblioentry"', 'role="listitem"')
+
+
 def setup(app):
+    app.connect("html-page-context", entries_as_list_items)
     pybtex.plugin.register_plugin("pybtex.style.formatting", "catalan", CatalanStyle)
     register_plugin("sphinxcontrib.bibtex.style.referencing", "author_year_ca", CatalanAuthorYear)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

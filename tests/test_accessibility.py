@@ -20,14 +20,8 @@ TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 SCHEMES = ["light", "dark"]
 WIDTHS = [390, 1280]  # loaded on a phone, then widened to a desktop
 RESIZED = 500  # ms: the theme updates its scrollable regions 300 ms after a resize (pydata-sphinx-theme)
-# Rules left out, each on one page only and for a cause outside the book, named here.
-DISABLED: dict[str, dict[str, str]] = {
-    "bibliografia": {
-        "aria-required-children": "docutils (writers/_html_base.py, visit_citation) wraps the entries, "
-        "role doc-biblioentry, in a div of role list, as DPUB-ARIA 1.0 asked; axe follows DPUB-ARIA 1.1, "
-        "where doc-biblioentry is deprecated and a list must hold listitems",
-    },
-}
+# Rules left out, each on one page only and for a cause outside the book, named here (none now).
+DISABLED: dict[str, dict[str, str]] = {}
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +48,6 @@ def test_no_serious_or_critical_wcag_violation(browser, built_book, axe_script, 
         page.add_init_script(f"localStorage.setItem('mode', '{scheme}'); localStorage.setItem('theme', '{scheme}');")
         page.goto((built_book / f"{name}.html").as_uri())
         page.wait_for_load_state("load")
-        page.evaluate("() => (window.MathJax && MathJax.startup ? MathJax.startup.promise : Promise.resolve())")
         page.add_script_tag(path=str(axe_script))
         for width in WIDTHS:
             page.set_viewport_size({"width": width, "height": 900})
