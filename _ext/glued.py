@@ -7,7 +7,9 @@ myst-nb writes what each executed page glued beside the output, for its cross-do
   ``key`` (computed from the figure's data); without execution its caption stands in;
 * the claims page's tables (``{registry} claims``, ``corrections``, ``typographic``) are filled,
   when it is written, with the rows each widget page published as it ran: it recomputes nothing;
-* ``{widget-pages}`` is the toctree of the widget pages of ``chapter09.widgets.WIDGETS``.
+* ``{widget-pages}`` is the toctree of the widget pages of ``chapter09.widgets.WIDGETS``;
+* ``{correccio}`W3.3``` marks words the book corrected inside an author's sentence: a small †
+  that links to claim W3.3's row of the claims table (in print, the † alone).
 """
 
 from __future__ import annotations
@@ -86,18 +88,56 @@ class RegistryTable(SphinxDirective):
         return [registry_table(table=self.arguments[0])]
 
 
-def table(header: list[str], rows: list[list[str]]) -> nodes.table:
-    """A table as MyST writes a Markdown one (so the HTML and the PDF show it alike)."""
+def row_id(claim_id: str) -> str:
+    """The id of a claim's row in the claims table: ``W3.3`` → ``afirmacio-w3-3``."""
+    return "afirmacio-" + claim_id.lower().replace(".", "-")
+
+
+class correction_mark(nodes.Inline, nodes.TextElement):
+    """A † after words the book corrected, pointing at their claim's row."""
+
+
+def correction_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    if not re.fullmatch(r"W\d+b?\.\d+", text):
+        message = inliner.reporter.error(f"correccio: a claim id like W3.3, got {text!r}", line=lineno)
+        return [inliner.problematic(rawtext, rawtext, message)], [message]
+    return [correction_mark(rawtext, "†", claim=text)], []
+
+
+def visit_mark_html(self, node) -> None:
+    label = f"paraules corregides pel llibre: afirmació {node['claim']} del registre"
+    href = f"{self.builder.get_relative_uri(self.builder.current_docname, CLAIMS_PAGE)}#{row_id(node['claim'])}"
+    self.body.append(f'<sup><a class="ch09-correction" href="{href}" title="{label}" aria-label="{label}">')
+
+
+def depart_mark_html(self, node) -> None:
+    self.body.append("</a></sup>")
+
+
+def visit_mark_latex(self, node) -> None:
+    self.body.append(r"\textsuperscript{")
+
+
+def depart_mark_latex(self, node) -> None:
+    self.body.append("}")
+
+
+def table(header: list[str], rows: list[list[str]], ids: bool = False) -> nodes.table:
+    """A table as MyST writes a Markdown one (so the HTML and the PDF show it alike); with ``ids``,
+    each row is the target of its first cell's claim (:func:`row_id`)."""
 
     def paragraph(text):  # plain text and $maths$
         parts = MATHS.split(typographic(text))
         return nodes.paragraph("", "", *(nodes.math(p, p) if i % 2 else nodes.Text(p) for i, p in enumerate(parts)))
 
-    def row(cells):
-        return nodes.row("", *(nodes.entry("", paragraph(cell)) for cell in cells))
+    def row(cells, target=False):
+        line = nodes.row("", *(nodes.entry("", paragraph(cell)) for cell in cells))
+        if target:
+            line["ids"].append(row_id(cells[0]))
+        return line
 
     group = nodes.tgroup("", *(nodes.colspec(colwidth=1) for _ in header), cols=len(header))
-    group += [nodes.thead("", row(header)), nodes.tbody("", *map(row, rows))]
+    group += [nodes.thead("", row(header)), nodes.tbody("", *(row(r, ids) for r in rows))]
     return nodes.table("", group, classes=["colwidths-auto"])
 
 
@@ -112,7 +152,7 @@ class FillRegistry(SphinxPostTransform):
             if not rows and node["table"] == "claims":
                 node.replace_self(nodes.paragraph(text="(El registre es calcula quan s’executen les pàgines.)"))
             else:
-                node.replace_self(table(HEADERS[node["table"]], rows))
+                node.replace_self(table(HEADERS[node["table"]], rows, ids=node["table"] == "claims"))
 
 
 class WidgetPages(TocTree):
@@ -130,6 +170,8 @@ def claims_page_when_a_widget_page_was_read(app, env) -> list[str]:
 
 def setup(app):
     app.add_node(registry_table)
+    app.add_node(correction_mark, html=(visit_mark_html, depart_mark_html), latex=(visit_mark_latex, depart_mark_latex))
+    app.add_role("correccio", correction_role)
     app.add_directive("registry", RegistryTable)
     app.add_directive("widget-pages", WidgetPages)
     app.add_post_transform(FillRegistry)

@@ -16,9 +16,17 @@ __all__ = ["CHANGES", "KINDS", "Claim", "Correction", "WidgetClaims", "judge"]
 
 KINDS = {"exact": "exacta", "draw": "depèn de l'atzar", "qualitative": "qualitativa", "method": "mètode"}
 
-# What a correction mends: a statement the computation proves false, only the form of a
-# right number (a missing space), or a value that depends on the draw and came out otherwise.
-CHANGES = {"factual": "fet", "typographic": "tipografia", "redraw": "nova tirada"}
+# What a correction mends: a statement the computation proves false, one that was right but
+# imprecise (now said exactly, with its condition or its number), only the form of a right
+# number (a missing space), a wording that named no fact (a reference to a text the reader does
+# not have), or a value that depends on the draw and came out otherwise.
+CHANGES = {
+    "factual": "fet",
+    "precision": "precisió",
+    "typographic": "tipografia",
+    "wording": "redacció",
+    "redraw": "nova tirada",
+}
 
 
 @dataclass(frozen=True)

@@ -121,19 +121,21 @@ FAILS = [
     ("W1.5", dict(radius=1.0)),
     ("W1.5", dict(product=1.0)),
     ("W1.5", dict(vanishes=False)),
+    ("W1.5", dict(share=0.5)),
     ("W1.6", dict(explodes=False)),
     ("W1.6", dict(product=1.0)),
+    ("W1.6", dict(share=0.5)),
     ("W2.1", dict(x_rnn=X_RNN.apply(nudged, "nudged(x_rnn)"))),
     ("W2.1", dict(d_rnn=X_RNN.apply(lambda x: x.shape[1] + 1, "columns+1"))),
     ("W2.2", dict(pinned_cell_factor=0.95 + 1e-11)),
     ("W2.2", dict(pinned_cell_factor=0.95 - 1e-11)),
     ("W2.2", dict(carry_gap=1e-8)),
-    ("W2.3", dict(forget=0.96)),
-    ("W2.3", dict(cell_factor=0.9541)),
+    ("W2.3", dict(forget=Book("W2.3", "whole_factor"))),  # f equal to the factor: not above it
+    ("W2.3", dict(cell_factor=Book("W2.3", "whole_factor"))),  # the cell path as large: h_t adds nothing
     ("W2.3", dict(whole_factor=0.95, forget=0.95, cell_factor=0.9)),
     ("W2.4", dict(gap_default=0.0004)),
     ("W2.4", dict(gap_default=-0.001)),
-    ("W2.4", dict(gap_low=0.0031)),
+    ("W2.4", dict(gap_default=0.004, gap_low=0.0031)),
     ("W2.5", dict(years=17)),
     ("W2.5", dict(years=19)),
     ("W2.5", dict(residual_gap=1e-8)),
@@ -214,8 +216,10 @@ HOLDS = [
     ("W1.3", dict(below_share=0.01)),
     ("W1.4", dict(flip_radius=1.0)),
     ("W1.4", dict(soon_share=0.51)),
+    ("W1.5", dict(share=0.51)),
+    ("W1.6", dict(share=0.51)),
     ("W2.2", dict(carry_gap=0.9e-8)),
-    ("W2.4", dict(gap_low=0.00401)),  # prints as 0,004 too: not narrower
+    ("W2.4", dict(gap_default=0.004, gap_low=0.00401)),  # prints as 0,004 too: not narrower
     ("W2.4", dict(gap_default=0.0049, gap_low=0.0046)),  # both print as 0,005
     ("W2.5", dict(residual_factor=1.0)),
     ("W3.1", dict(most_codes_used=64)),
@@ -255,7 +259,7 @@ def test_the_books_numbers_give_the_registrys_verdict(claim_id):
     assert c.evidence, f"{claim_id}: the registry does not keep the numbers its check judged"
     verdict = judged(claim_id)
     assert verdict in (True, False) and verdict == c.holds == c.expected_to_hold
-    assert row(w, claim_id)[5] == ("es compleix" if c.holds else "no es compleix (s'hi espera)")
+    assert row(w, claim_id)[2] == ("es compleix" if c.holds else "no es compleix (s'hi espera)")
 
 
 @pytest.mark.parametrize("claim_id, changes", FAILS, ids=case_id)
@@ -284,6 +288,6 @@ def test_a_failing_check_shows_no_es_compleix_and_stops_the_build(claim_id, caps
     )
     page = dataclasses.replace(w, claims=tuple(failed if k is c else k for k in w.claims))
     capsys.readouterr()
-    assert row(page, claim_id)[5] == "no es compleix"
+    assert row(page, claim_id)[2] == "no es compleix"
     assert claims.warn_on_broken(page) == [f"claim {claim_id} ({w.page}) no longer holds: {w.render(c.computed)}"]
     assert capsys.readouterr().err.startswith(f"claim {claim_id} ({w.page}) no longer holds: ")

@@ -14,8 +14,12 @@ CELL_KEY = re.compile(r"[\"'](w\d_\w+)[\"']")  # a key a code cell reads from pa
 ALT_KEY = re.compile(r"^:alt: \{(\w+)\}$", re.M)  # a figure's text alternative (_ext/glued.py)
 
 
+MARK = re.compile(r"\{correccio\}`[^`]*`")  # the † after corrected words, linking to the registry
+
+
 def page_source(w):
-    return (BOOK / f"{w.page}.md").read_text(encoding="utf-8")
+    """The page's MyST source, the corrections' † marks left out (they follow the words they mark)."""
+    return MARK.sub("", (BOOK / f"{w.page}.md").read_text(encoding="utf-8"))
 
 
 def squash(text):
@@ -54,12 +58,12 @@ def test_a_broken_claim_is_reported_on_stderr_and_published_as_such(registry, ca
     err = capsys.readouterr().err
     assert f"claim {w.claims[0].id} ({w.page})" in err and err.count("\n") == 1
     row = json.loads(claims.published(broken))["claims"][0]
-    assert row[5] == "no es compleix" and row[0] == w.claims[0].id
+    assert row[2] == "no es compleix" and row[0] == w.claims[0].id
     expected = dataclasses.replace(
         broken, claims=(dataclasses.replace(broken.claims[0], expected_to_hold=False), *w.claims[1:])
     )
     assert claims.warn_on_broken(expected) == [] and capsys.readouterr().err == ""
-    assert claims.rows(expected)["claims"][0][5] == "no es compleix (s'hi espera)"
+    assert claims.rows(expected)["claims"][0][2] == "no es compleix (s'hi espera)"
 
 
 def test_every_page_publishes_its_rows_in_the_tables_of_the_claims_page(registry):
@@ -109,6 +113,17 @@ def test_the_page_carries_the_authors_paragraphs(w):
         assert squash(paragraph) in source, f"paragraph {i} of the author's text is not carried verbatim"
 
 
+@pytest.mark.parametrize("w", WIDGET_IDS, indirect=True)
+def test_words_changed_in_the_authors_sentences_carry_a_mark_to_their_row(w):
+    """Each correction of fact, precision or draw is followed, on the page, by its claim's †."""
+    source = (BOOK / f"{w.page}.md").read_text(encoding="utf-8")
+    keyed = squash(GLUE.sub(lambda m: "{" + m.group(1) + "}", source))
+    for c in w.corrections:
+        if c.change not in claims.FORM:
+            marked = squash(w.as_source(c.book)) + "{correccio}`" + c.claim + "`"
+            assert marked in keyed, f"{c.claim}: the corrected words carry no mark to the registry"
+
+
 def test_the_text_defaults_match_the_words_of_the_prose(registry):
     """The prose says "deu dimensions i quaranta passos": the defaults must be 10 and 40."""
     w = registry[0]
@@ -127,7 +142,7 @@ def test_the_verdict_on_the_original_tells_false_from_redrawn_from_mere_form():
     assert claims.verdict_on_the_original(exact, (fix("W9.1", "typographic"),)) == "es compleix (forma corregida)"
     assert claims.verdict_on_the_original(draw, (fix("W9.2", "redraw"),)).startswith("depèn de l'atzar →")
     assert claims.verdict_on_the_original(exact, (fix("W9.2", "factual"),)) == "es compleix"  # another claim's
-    with pytest.raises(ValueError, match="change must be one of factual, typographic, redraw"):
+    with pytest.raises(ValueError, match="change must be one of factual, precision, typographic, wording, redraw"):
         fix("W9.1", "style")
 
 

@@ -39,6 +39,17 @@ def test_every_widget_page_shows_runnable_examples(page):
     assert "from chapter09 import" in cells[0], f"{page}: the first example imports what it uses"
 
 
+CODE_WIDTH = 80  # characters: a longer line wraps in the PDF, and a wrapped line at a page's foot
+# can push the rest of its cell, and what follows, off the page (Sphinx#10375, Sphinx#8686)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_examples_fit_the_printed_page_unwrapped(page):
+    cells = snapshot.visible_cells((BOOK / f"{page}.md").read_text(encoding="utf-8"))
+    long = [line for cell in cells for line in cell.splitlines() if len(line) > CODE_WIDTH]
+    assert not long, f"{page}: lines longer than {CODE_WIDTH} characters: {long}"
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_each_example_prints_numbers_the_prose_glues(now, page):
     """An example is where a number comes from: each one prints at least one string that the
@@ -50,6 +61,27 @@ def test_each_example_prints_numbers_the_prose_glues(now, page):
         assert numbers, f"{page}: visible cell {i} prints no number"
         strays = [v for v in numbers if v not in glued]
         assert not strays, f"{page}: visible cell {i} prints {strays}, which the page does not glue"
+
+
+def test_a_changed_widget_readout_is_named_with_its_state():
+    new = json.loads(json.dumps(PINNED))
+    key = next(k for k in new["04-atencio"]["widget"] if not k.startswith("control "))
+    was = PINNED["04-atencio"]["widget"][key]
+    new["04-atencio"]["widget"][key] = was + "?"
+    assert snapshot.differences(PINNED, new) == [f"04-atencio: widget state {key}: {was!r} → {was + '?'!r}"]
+
+
+@pytest.mark.parametrize("w", WIDGETS, ids=[w.page for w in WIDGETS])
+def test_every_control_label_is_the_value_it_runs(w):
+    """A menu or slider writes each value as the prose does, and writes the value it runs:
+    «0,25» runs 0,25 (never «0,2»), «1.024» runs 1024; a switch's two positions have two names."""
+    for c in w.page_module().controls()["controls"]:
+        if all(isinstance(v, bool) for v in c["values"]):
+            assert len(set(c["labels"])) == len(c["values"]), f"{c['name']}: two positions of one name"
+            continue
+        for value, label in zip(c["values"], c["labels"]):
+            runs = float(label.replace(".", "").replace(",", ".").replace("−", "-"))
+            assert runs == value, f"{w.page}: control {c['name']} labels {value!r} as «{label}»"
 
 
 def test_a_changed_number_is_named_with_its_key_and_both_values():

@@ -49,7 +49,7 @@ def prose(text: str) -> str:
 # --- numbers typed by hand ------------------------------------------------------------
 
 NOT_READ = {"code-cell", "toctree", "bibliography", "math"}  # directives whose body is not prose
-COMPUTED_OR_CITED = re.compile(r"(glue|cite)(:[\w-]+)?|math|eq")  # roles whose text is not typed
+COMPUTED_OR_CITED = re.compile(r"(glue|cite)(:[\w-]+)?|math|eq|correccio")  # roles whose text is not typed
 NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?:\s?%)?")
 
 # What may be typed (keep it short, and say why):

@@ -1,8 +1,10 @@
-"""The book's pinned strings: what every page glues, and what its visible examples print.
+"""The book's pinned strings: what every page glues, what its visible examples print, and
+what its widget shows at every position of its controls.
 
-A number on a page reaches it by one of two roads: a ``{glue:text}`` role, whose string
-the page's module computes (``chapter09.pages``), or the printed output of a code cell
-the reader sees ("Amb codi").  Both are pinned in ``tests/snapshot.json``, and
+A number on a page reaches it by one of three roads: a ``{glue:text}`` role, whose string
+the page's module computes (``chapter09.pages``), the printed output of a code cell the
+reader sees ("Amb codi"), or the widget's readout, precomputed for every combination of
+its controls.  All three are pinned in ``tests/snapshot.json``, and
 ``tests/test_snapshot.py`` fails, naming the page, the key and the old and the new
 string, as soon as either changes.  A change that is meant is accepted with one command:
 
@@ -27,6 +29,7 @@ BOOK = ROOT / "book"
 SNAPSHOT = ROOT / "tests" / "snapshot.json"
 sys.path.insert(0, str(ROOT))  # chapter09, when run as a script from a checkout
 HIDDEN = {"remove-input", "remove-cell", "hide-input", "hide-cell"}
+WIDGET_LINES = 8  # changed widget states named one by one, per page
 CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.M | re.S)
 
 
@@ -76,11 +79,26 @@ def glued() -> dict[str, dict[str, str]]:
     return {w.page: dict(sorted(w.numbers.items())) for w in claims.registry()}
 
 
+def widget_states() -> dict[str, dict[str, str]]:
+    """Each page's widget: its controls' labels, and its readout at every combination of their
+    positions (a state key, "3-0", to the readout's strings joined with " | ")."""
+    from chapter09.widgets import WIDGETS
+
+    out = {}
+    for w in WIDGETS:
+        spec = w.page_module().controls()
+        labels = {f"control {c['name']}": " | ".join(c["labels"]) for c in spec["controls"]}
+        states = {key: " | ".join(state["readout"].values()) for key, state in spec["states"].items()}
+        out[w.page] = labels | states
+    return out
+
+
 def current() -> dict:
     pages = {}
+    widgets = widget_states()
     for page, numbers in glued().items():
         text = (BOOK / f"{page}.md").read_text(encoding="utf-8")
-        pages[page] = {"glue": numbers, "examples": run_cells(visible_cells(text))}
+        pages[page] = {"glue": numbers, "examples": run_cells(visible_cells(text)), "widget": widgets[page]}
     return pages
 
 
@@ -95,6 +113,13 @@ def differences(old: dict, new: dict) -> list[str]:
         for key in sorted(set(before) | set(after)):
             if before.get(key) != after.get(key):
                 lines.append(f"{page}: {key}: {before.get(key, '(absent)')!r} → {after.get(key, '(absent)')!r}")
+        before, after = old[page].get("widget", {}), new[page].get("widget", {})
+        changed = [k for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)]
+        for key in changed[:WIDGET_LINES]:
+            where = key if key.startswith("control ") else f"widget state {key}"
+            lines.append(f"{page}: {where}: {before.get(key, '(absent)')!r} → {after.get(key, '(absent)')!r}")
+        if len(changed) > WIDGET_LINES:
+            lines.append(f"{page}: … and {len(changed) - WIDGET_LINES} more widget states")
         before, after = old[page]["examples"], new[page]["examples"]
         for i in range(max(len(before), len(after))):
             was = before[i] if i < len(before) else "(absent)"
