@@ -2,13 +2,13 @@
 
 Every share counts the seeds ``0 … n_seeds − 1`` (the book: ``N_SEEDS`` = 200), run as
 batches of networks (:func:`chapter09.rnn_gradient.sweep`): the three settings of the text,
-and the sweep of ``w_scale`` over ``SWEEP_SCALES`` at three input scales, on which
-:func:`sign_changes` finds where the slope turns positive as ρ rises, and where it falls
-back below 0.
+and the sweep of ``w_scale`` over ``SWEEP_SCALES`` at two input scales, on which
+:func:`explosions` finds where the gradient starts to explode as ρ rises (the slope passes
+``w1.threshold``, the same threshold as the verdict "explota"), and where it stops again.
 
 >>> from chapter09 import rnn_gradient as w1
->>> flip, back = sign_changes(w1.sweep(w1.SMALL_INPUT[1], (w1.page_seed(),)))
->>> bool(1 < flip[0] < back[0])
+>>> start, stop = explosions(w1.sweep(w1.SMALL_INPUT[1], (w1.page_seed(),)))
+>>> bool(1 < start[0] < w1.FLIP_LIMIT < stop[0])
 True
 """
 
@@ -22,14 +22,15 @@ from . import _check
 from . import rnn_gradient as w1
 from .common import N_SEEDS, memo
 
-__all__ = ["MAX_SEEDS", "FlipStats", "Robustness", "robustness", "sign_changes"]
+__all__ = ["MAX_SEEDS", "FlipStats", "Robustness", "explosions", "robustness"]
 
 MAX_SEEDS = 500  # robustness(): 500 seeds take a few seconds
 
 
-def sign_changes(sw: w1.RNNGradient) -> tuple[np.ndarray, np.ndarray]:
-    """Where each seed's measured slope first turns positive as ``w_scale`` rises, and where it
-    first falls below 0 again after that, as spectral radii (linear interpolation between scales).
+def explosions(sw: w1.RNNGradient) -> tuple[np.ndarray, np.ndarray]:
+    """Where each seed's gradient starts to explode as ``w_scale`` rises (its measured slope first
+    passes ``w1.threshold``), and where it first stops exploding after that, as spectral radii
+    (linear interpolation between scales).
 
     Parameters
     ----------
@@ -39,23 +40,24 @@ def sign_changes(sw: w1.RNNGradient) -> tuple[np.ndarray, np.ndarray]:
     Returns
     -------
     tuple of two numpy.ndarray, shape (len(seeds),)
-        The radius of the flip and that of the return, NaN where there is none; the first
-        radius of the sweep where the slope starts at or above 0.
+        The radius where it starts and the radius where it stops, NaN where there is none; the
+        first radius of the sweep where it explodes from the start.
     """
     _check.instance("sw", sw, w1.RNNGradient)
     radii, y = np.broadcast_arrays(sw.spectral_radius, sw.measured_slope)
     if y.ndim != 2:
         raise ValueError(f"sw must be a sweep, with numbers of shape (seeds, scales), got shape {y.shape}")
-    up = y >= 0
-    flips = up.any(axis=-1)
-    flip_at = up.argmax(axis=-1)  # the first scale with a slope ≥ 0
-    down = ~up & (np.arange(y.shape[-1]) > flip_at[:, None])
-    back_at = down.argmax(axis=-1)  # the first scale after it with a slope < 0
-    flip = np.where(flip_at == 0, radii[:, 0], _zero(radii, y, flip_at))
-    return np.where(flips, flip, np.nan), np.where(flips & down.any(axis=-1), _zero(radii, y, back_at), np.nan)
+    y = y - w1.threshold(sw.T)  # above 0: "explota" (sw.explodes)
+    up = np.asarray(sw.explodes)
+    starts = up.any(axis=-1)
+    start_at = up.argmax(axis=-1)  # the first scale where it explodes
+    down = ~up & (np.arange(y.shape[-1]) > start_at[:, None])
+    stop_at = down.argmax(axis=-1)  # the first scale after it where it does not
+    start = np.where(start_at == 0, radii[:, 0], _crossing(radii, y, start_at))
+    return np.where(starts, start, np.nan), np.where(starts & down.any(axis=-1), _crossing(radii, y, stop_at), np.nan)
 
 
-def _zero(radii: np.ndarray, y: np.ndarray, j: np.ndarray) -> np.ndarray:
+def _crossing(radii: np.ndarray, y: np.ndarray, j: np.ndarray) -> np.ndarray:
     """The radius where each row of ``y`` crosses 0 between the scales ``j − 1`` and ``j``."""
     r0, r1, y0, y1 = (np.take_along_axis(v, (j + i)[:, None], -1)[:, 0] for v in (radii, y) for i in (-1, 0))
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -64,14 +66,14 @@ def _zero(radii: np.ndarray, y: np.ndarray, j: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class FlipStats:
-    """Where the slope turns positive as ``w_scale`` rises, over many seeds, for one input scale."""
+    """Where the gradient starts to explode as ``w_scale`` rises, over many seeds, for one input scale."""
 
     input_scale: float
-    soon_after_one: float  # share of seeds whose slope first turns positive at 1 ≤ ρ < FLIP_LIMIT
-    radius_quartiles: tuple  # quartiles of ρ where the slope first turns positive (NaN if no seed's does)
-    never: float  # share of seeds whose slope never turns positive in the sweep
-    returns: float  # share of seeds whose slope, once positive, falls below 0 again in the sweep
-    return_median: float  # median ρ where it first does (NaN if no seed does)
+    soon_after_one: float  # share of seeds whose gradient starts to explode at 1 ≤ ρ < FLIP_LIMIT
+    radius_quartiles: tuple  # quartiles of ρ where it starts (NaN if no seed's does)
+    never: float  # share of seeds whose gradient never explodes in the sweep
+    returns: float  # share of seeds whose gradient, once exploding, stops again in the sweep
+    return_median: float  # median ρ where it first stops (NaN if no seed's does)
 
 
 @dataclass(frozen=True)
@@ -83,12 +85,14 @@ class Robustness:
     within_tolerance: float  # default setting: relative error < TOLERANCE
     below_prediction: dict  # input scale → share with measured slope < predicted (default W_hh)
     flips: dict  # input scale → FlipStats
+    default_vanishes: float  # (0,8, 1): ρ < 1 and the gradient vanishes
     saturation_vanishes: float  # (2, 1): ρ > 1, product < 1 and the gradient vanishes
-    small_input_explodes: float  # (2, 0,05): the gradient explodes (whatever the product)
-    small_input_explained: float  # (2, 0,05): it explodes and the product passes 1
-    sign_missed: dict  # setting name → share where ln(ρ·mean tanh′) has the wrong sign
+    small_input_explodes: float  # SMALL_INPUT: the gradient explodes (whatever the product)
+    small_input_explained: float  # SMALL_INPUT: it explodes and the product passes 1
+    author_small_input_explodes: float  # (2, 0,05), the text's input: the gradient explodes
+    verdict_missed: dict  # setting name → share where ln(ρ·mean tanh′) gives another verdict
     bound_holds: float  # every step of every setting within Pascanu's bound
-    bound_gap_median: float  # (2, 0,05): median of bound slope − measured slope
+    bound_gap_median: float  # SMALL_INPUT: median of bound slope − measured slope
     narrative: float  # all three statements of the page's seed rule at once
     radius_range_at_2: tuple  # (min, max) of ρ(2·W0) over the seeds
 
@@ -112,6 +116,7 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
     default, small = runs["default"], runs["small_input"]
     small_default = w1.sweep(w1.SMALL_INPUT[1], seeds, (w1.W_SCALE,))
     story = w1._narrative(seeds)
+    author = w1.sweep(w1.AUTHOR_SMALL_INPUT, seeds, (w1.SMALL_INPUT[0],))
     radii_at_2 = runs["saturating"].spectral_radius  # ρ(2·W0)
     return Robustness(
         n_seeds=len(seeds),
@@ -121,11 +126,13 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
             x: _share(r.measured_slope < r.predicted_slope)
             for x, r in ((w1.INPUT_SCALE, default), (w1.SMALL_INPUT[1], small_default))
         },
-        flips={x: _flip_stats(w1.sweep(x, seeds)) for x in (w1.INPUT_SCALE, w1.SMALL_INPUT[1], w1.EXERCISE_INPUT)},
+        flips={x: _flip_stats(w1.sweep(x, seeds)) for x in (w1.INPUT_SCALE, w1.SMALL_INPUT[1])},
+        default_vanishes=_share(story["default_vanishes"]),
         saturation_vanishes=_share(story["saturation_vanishes"]),
         small_input_explodes=_share(small.explodes),
         small_input_explained=_share(story["small_input_explodes"]),
-        sign_missed={name: _share(r.sign_missed) for name, r in runs.items()},
+        author_small_input_explodes=_share(author.explodes),
+        verdict_missed={name: _share(r.verdict_missed) for name, r in runs.items()},
         bound_holds=_share(np.logical_and.reduce([r.bound_holds for r in (*runs.values(), small_default)])),
         bound_gap_median=float(np.median(small.bound_slope - small.measured_slope)),
         narrative=_share(np.logical_and.reduce(list(story.values()))),
@@ -139,8 +146,8 @@ def _share(holds) -> float:
 
 
 def _flip_stats(sw: w1.RNNGradient) -> FlipStats:
-    """The statistics of :func:`sign_changes` over the seeds of the sweep ``sw``."""
-    flip, back = sign_changes(sw)
+    """The statistics of :func:`explosions` over the seeds of the sweep ``sw``."""
+    flip, back = explosions(sw)
     flipped, returned = flip[~np.isnan(flip)], back[~np.isnan(back)]
     return FlipStats(
         input_scale=sw.input_scale,

@@ -12,14 +12,14 @@ from .. import rnn_gradient as w1
 from ..claim import Claim, Correction, WidgetClaims, judge
 from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, new_figure, power_ticks, typeset
-from ..rnn_gradient_seeds import robustness, sign_changes
+from ..rnn_gradient_seeds import explosions, robustness
 
 __all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
 
 # --- the claims' checks: each judges the numbers of one sentence of the book ----------------
 
 GELFAND_TOL = 1e-9  # Gelfand's radius against max |λ|, relative
-MAJORITY = 0.5  # a statement about the seeds holds for more than half of them
+MAJORITY = 0.5  # a statement about the networks holds for more than half of them
 
 
 def gelfand_matches_eigenvalues(gelfand_radius: float, eig_radius: float) -> bool:
@@ -38,18 +38,21 @@ def an_estimate_not_a_bound(below_share: float) -> bool:
 
 
 def slope_flips_past_one(flip_radius: float | None, soon_share: float) -> bool:
-    """W1.4: the slope turns positive once ρ passes 1 (before ``w1.FLIP_LIMIT``), for most seeds."""
+    """W1.4: with a small input the gradient starts to explode (its slope passes ``w1.threshold``,
+    from below −threshold) once ρ passes 1, before ``w1.FLIP_LIMIT``, for most networks."""
     return flip_radius is not None and 1 <= flip_radius < w1.FLIP_LIMIT and soon_share > MAJORITY
 
 
-def saturation_vanishes(radius: float, product: float, vanishes: bool) -> bool:
-    """W1.5: ρ is above 1, yet the tanh saturates, ρ·tanh′ is below 1 and the gradient vanishes."""
-    return radius > 1 and product < 1 and vanishes
+def saturation_vanishes(radius: float, product: float, vanishes: bool, share: float) -> bool:
+    """W1.5: ρ is above 1, yet the tanh saturates, ρ·tanh′ is below 1 and the gradient vanishes:
+    for the page's network and for most networks."""
+    return radius > 1 and product < 1 and vanishes and share > MAJORITY
 
 
-def small_input_explodes(explodes: bool, product: float) -> bool:
-    """W1.6: with the input at 0,05 the same model explodes, with ρ·tanh′ above 1."""
-    return explodes and product > 1
+def small_input_explodes(explodes: bool, product: float, share: float) -> bool:
+    """W1.6: with the input lowered the same model explodes, with ρ·tanh′ above 1: for the page's
+    network and for most networks."""
+    return explodes and product > 1 and share > MAJORITY
 
 
 CHECKS = {
@@ -73,25 +76,27 @@ LABELS = {
     "verdict": "gradient",
 }
 _ATTRIBUTES = "spectral_radius mean_tanh_prime product predicted_slope measured_slope bound_slope".split()
-_QUANTITIES = dict(zip(LABELS, _ATTRIBUTES))  # LABELS' key → the readout's attribute, printed with 2 decimals
+_QUANTITIES = dict(zip(LABELS, _ATTRIBUTES))  # LABELS' key → the readout's attribute
+_DIGITS = {"rho": 2, "tp": 2, "product": 2, "pred": 3, "meas": 3, "bound": 3}  # slopes: as the threshold
+SLOPE_DIGITS = 3  # every slope per step the page prints (and the threshold, 0,058)
 
 
 def _texts(run: w1.RNNGradient, i=()) -> dict[str, str]:
     """The strings of one network (keys of LABELS): ``run`` itself, or entry ``i`` of a sweep."""
-    at = {k: np.asarray(getattr(run, name))[i] for k, name in _QUANTITIES.items()}
-    texts = {k: fmt.decimal(v) for k, v in at.items()}
-    texts["verdict"] = _verdict(np.asarray(run.explodes)[i], np.asarray(run.vanishes)[i])
+    at = {k: float(np.asarray(getattr(run, name))[i]) for k, name in _QUANTITIES.items()}
+    texts = {k: fmt.decimal(v, _DIGITS[k]) for k, v in at.items()}
+    texts["verdict"] = w1.verdict(at["meas"], run.T)
     return texts
 
 
+def _slope(x: float) -> str:
+    """A slope per step, as every slope of the page is printed."""
+    return fmt.decimal(x, SLOPE_DIGITS)
+
+
 def _scale(v: float) -> str:
-    """A scale of W_hh or of the input, as the text writes it (0,8, 2, 0,05): prose, figures and controls."""
-    return fmt.shortest(v)
-
-
-def _verdict(explodes: bool, vanishes: bool) -> str:
-    """The fitted line grows / shrinks by more than ``w1.EXPLODE_FACTOR`` over the T steps, or neither."""
-    return "explota" if explodes else "s’esvaeix" if vanishes else "es manté"
+    """A scale of W_hh or of the input, as the text writes it (0,8, 2, 0,0001): prose, figures and controls."""
+    return fmt.shortest(v, 6)
 
 
 def _maybe(x: float) -> str:
@@ -100,20 +105,26 @@ def _maybe(x: float) -> str:
 
 
 def _norm(x: float) -> str:
-    """A gradient norm as a reader says it: 34,3, 0,5, or 8,0·10⁻¹⁴ when it is tiny or huge."""
+    """A gradient norm, or a factor over T steps, as a reader says it: 34,3, 0,5, or 8,0·10⁻¹⁴."""
     return fmt.decimal(x, 1) if 0.1 <= x < 1000 else fmt.power_of_ten(x, 1)
 
 
-def _goes(end: float) -> str:
-    """Where a norm that starts at 1 goes: "puja" or "cau"."""
-    return "puja" if end > 1 else "cau"
+def _growth(run: w1.RNNGradient) -> str:
+    """The factor of the fitted line over the T steps, exp(T · slope), from the slope the page prints:
+    so that (slope, T, factor) printed side by side agree."""
+    return _norm(float(np.exp(run.T * float(_slope(run.measured_slope).replace("−", "-").replace(",", ".")))))
 
 
-def _turns(rho: float, first: bool = True) -> str:
-    """ "es torna positiu a ρ = 1,27" (the second time, "a ρ = 2,44"), or "no es torna positiu"."""
+def _go(end: float) -> str:
+    """Where the points of a norm that starts at 1 go: "pugen" or "baixen"."""
+    return "pugen" if end > 1 else "baixen"
+
+
+def _starts(rho: float, first: bool = True) -> str:
+    """ "comença a explotar a ρ = 1,06" (the second time, "a ρ = 2,44"), or "no explota"."""
     if np.isnan(rho):
-        return "no es torna positiu"
-    return f"{'es torna positiu a' if first else 'a'} ρ = {fmt.decimal(rho)}"
+        return "no explota"
+    return f"{'comença a explotar a' if first else 'a'} ρ = {fmt.decimal(rho)}"
 
 
 def _at(sw: w1.RNNGradient, values: np.ndarray, radius: float) -> float:
@@ -126,6 +137,31 @@ def _settings() -> list[w1.RNNGradient]:
     return [w1.simulate(w_scale=w, input_scale=x, seed=w1.page_seed()) for w, x in w1.SETTINGS.values()]
 
 
+def _eigen_radius(A: np.ndarray) -> float:
+    """max |λ| of ``A``, LAPACK's eigenpair refined by three Newton steps whose residual
+    ``A v − λ v`` is computed in extended precision (``numpy.longdouble``): the reference that
+    Gelfand's radius is compared with, to about 10⁻¹⁸ where ``longdouble`` has 64 bits
+    (``eigvals`` alone is off by a few 10⁻¹⁵)."""
+    lam, V = np.linalg.eig(A)
+    i, n = int(np.argmax(np.abs(lam))), A.shape[-1]
+    Aq, lq, vq = A.astype(np.longdouble), np.clongdouble(lam[i]), V[:, i].astype(np.clongdouble)
+    for _ in range(3):
+        residual = (Aq @ vq - lq * vq).astype(complex)
+        M = np.zeros((n + 1, n + 1), complex)  # [[A − λI, −v], [vᴴ, 0]] (δv ⟂ v)
+        M[:n, :n], M[:n, n], M[n, :n] = A - complex(lq) * np.eye(n), -vq.astype(complex), vq.conj().astype(complex)
+        step = np.linalg.solve(M, -np.r_[residual, 0])
+        vq, lq = vq + step[:n].astype(np.clongdouble), lq + np.clongdouble(step[n])
+    return float(np.abs(lq))
+
+
+def _constant_gradient_slope(c: float, T: int = w1.T) -> float:
+    """Exercise 1: the fitted slope when W_hh = c·I and there is no input (h_t = 0, tanh′ = 1, so
+    every step back multiplies the gradient by c), by the page's own backpropagation."""
+    W_hh = c * np.eye(w1.D)
+    tp = w1._tanh_prime(w1._forward(W_hh, np.zeros((w1.D, w1.D)), np.zeros((T, w1.D))))
+    return float(w1.slope(w1._backprop(W_hh, tp, np.eye(w1.D)[0])[1]))
+
+
 # --- widget 1 -----------------------------------------------------------------------------------
 
 
@@ -133,12 +169,13 @@ def _settings() -> list[w1.RNNGradient]:
 def readout() -> WidgetClaims:
     seed, rob = w1.page_seed(), robustness()
     default, sat, small = _settings()
-    inputs = (w1.INPUT_SCALE, w1.SMALL_INPUT[1], w1.EXERCISE_INPUT)  # the sweeps of the text and of exercise 1
-    sweep_1, sweep_small, sweep_ex = sweeps = [w1.sweep(x, (seed,)) for x in inputs]
-    (flip_at_1, flip_at_small, flip_ex), (_, back_small, _) = np.hstack([sign_changes(sw) for sw in sweeps])
-    flip_1, flip_small, flip_ex_stats = (rob.flips[x] for x in inputs)
-    eig_radius = float(np.abs(np.linalg.eigvals(default.W_hh)).max())  # LAPACK's: the check
-    safe_scale = default.w_scale / default.spectral_norm  # ‖s·W0‖₂ · max tanh′ < 1 for every input when s < this
+    sweep_1, sweep_small = sweeps = [w1.sweep(x, (seed,)) for x in (w1.INPUT_SCALE, w1.SMALL_INPUT[1])]
+    (flip_at_1, flip_at_small), (_, back_small) = np.hstack([explosions(sw) for sw in sweeps])
+    flip_1, flip_small = (rob.flips[x] for x in (w1.INPUT_SCALE, w1.SMALL_INPUT[1]))
+    eig_radius = _eigen_radius(default.W_hh)  # the check, refined beyond LAPACK's last digits
+    guarantee = w1.vanishing_guarantee(default.T)
+    safe_scale = guarantee * default.w_scale / default.spectral_norm  # ‖s·W0‖₂ · 1 below the guarantee
+    constant = _constant_gradient_slope(EXERCISE_FACTOR, default.T)
     d2 = fmt.decimal
 
     n = {
@@ -150,8 +187,8 @@ def readout() -> WidgetClaims:
         "w1_input_scale": _scale(default.input_scale),
         "w1_gelfand_squarings": fmt.integer(w1.GELFAND_SQUARINGS),
         "w1_gelfand_m": "2" + fmt.integer(w1.GELFAND_SQUARINGS).translate(fmt.SUPERSCRIPT),
-        # Gelfand's truncation error, a few 10⁻¹³: its second digit depends on the LAPACK of eigvals
-        "w1_rho_gap": fmt.power_of_ten(abs(default.spectral_radius - eig_radius) / eig_radius, 0),
+        # Gelfand's truncation error, about 10⁻¹²: two digits, against the refined eigenvalue
+        "w1_rho_gap": fmt.power_of_ten(abs(default.spectral_radius - eig_radius) / eig_radius, 1),
         "w1_rel_error": fmt.percent(default.relative_error, 1),
         "w1_tolerance": fmt.percent(w1.TOLERANCE, 0),
         "w1_median_rel_error": fmt.percent(rob.median_relative_error, 1),
@@ -160,14 +197,17 @@ def readout() -> WidgetClaims:
         "w1_below_default": fmt.share(rob.below_prediction[w1.INPUT_SCALE]),
         "w1_below_small": fmt.share(rob.below_prediction[w1.SMALL_INPUT[1]]),
         "w1_small_x": _scale(w1.SMALL_INPUT[1]),
+        "w1_author_small_x": _scale(w1.AUTHOR_SMALL_INPUT),
         "w1_sat_w": _scale(w1.SATURATING[0]),
         "w1_sat_x": _scale(w1.SATURATING[1]),
         "w1_small_w": _scale(w1.SMALL_INPUT[0]),
         "w1_label": "per defecte",
         "w1_rho2_min": d2(rob.radius_range_at_2[0]),
         "w1_rho2_max": d2(rob.radius_range_at_2[1]),
+        "w1_default_share": fmt.share(rob.default_vanishes),
         "w1_sat_share": fmt.share(rob.saturation_vanishes),
         "w1_small_share": fmt.share(rob.small_input_explodes),
+        "w1_author_small_share": fmt.share(rob.author_small_input_explodes),
         "w1_narrative_share": fmt.share(rob.narrative),
         "w1_flip_limit": d2(w1.FLIP_LIMIT, 1),
         "w1_seed_rho_one_scale": d2(default.w_scale / default.spectral_radius),  # ρ(s·W0) = 1
@@ -175,65 +215,70 @@ def readout() -> WidgetClaims:
         "w1_seed_flip_rho_small": _maybe(flip_at_small),
         "w1_flip_soon_1": fmt.share(flip_1.soon_after_one),
         "w1_flip_soon_small": fmt.share(flip_small.soon_after_one),
+        "w1_flip_never_1": fmt.share(flip_1.never),
         "w1_flip_q_1": " – ".join(d2(q) for q in flip_1.radius_quartiles[::2]),
         "w1_flip_q_small": " – ".join(d2(q) for q in flip_small.radius_quartiles[::2]),
         "w1_flip_median_1": d2(flip_1.radius_quartiles[1]),
         "w1_flip_median_small": d2(flip_small.radius_quartiles[1]),
-        # explodes / vanishes: the fitted line changes by more than a factor over the T steps
+        # explota / es manté / s'esvaeix: one threshold, w1.threshold(T)
         "w1_explode_factor": fmt.integer(int(w1.EXPLODE_FACTOR)),
-        "w1_threshold": d2(default.growth_threshold, 3),
-        "w1_small_growth": fmt.integer(round(small.growth)),
-        # Pascanu et al.'s bound, ln(‖W_hh‖₂ · max tanh′)
+        "w1_threshold": _slope(w1.threshold(default.T)),
+        # Pascanu et al.'s bound, ln(‖W_hh‖₂ · max tanh′), and what it guarantees
         "w1_norm": d2(default.spectral_norm),
         "w1_small_norm": d2(small.spectral_norm),
         "w1_small_max_tp": d2(small.max_tanh_prime, 3),
         "w1_bound_share": fmt.share(rob.bound_holds),
-        "w1_bound_gap": d2(rob.bound_gap_median),
-        # where the estimate gets the sign wrong
-        "w1_sign_missed_small": fmt.share(rob.sign_missed["small_input"]),
-        "w1_sign_missed_sat": fmt.share(rob.sign_missed["saturating"]),
-        "w1_sign_missed_default": fmt.share(rob.sign_missed["default"]),
+        "w1_bound_gap": _slope(rob.bound_gap_median),
+        "w1_guarantee": d2(guarantee, 3),
+        # where the estimate, read with the same threshold, gives another verdict
+        "w1_verdict_missed_small": fmt.share(rob.verdict_missed["small_input"]),
+        "w1_verdict_missed_sat": fmt.share(rob.verdict_missed["saturating"]),
+        "w1_verdict_missed_default": fmt.share(rob.verdict_missed["default"]),
         "w1_small_explained_share": fmt.share(rob.small_input_explained),
-        # the small-input slope falls below 0 again: the tanh saturates through W_hh alone
+        # with the small input the gradient stops exploding again: the tanh saturates through W_hh alone
         "w1_return_rho": _maybe(back_small),
         "w1_return_tp": _maybe(_at(sweep_small, sweep_small.mean_tanh_prime, back_small)),
         "w1_tp_at_one": d2(_at(sweep_small, sweep_small.mean_tanh_prime, 1.0)),
         "w1_return_share": fmt.share(flip_small.returns),
         "w1_return_median": d2(flip_small.return_median),
-        # exercise 1: where the slope changes sign with the input at 0,5
-        "w1_ex_x": _scale(w1.EXERCISE_INPUT),
-        "w1_ex_flip_rho": _maybe(flip_ex),
-        "w1_ex_flip_tp": _maybe(_at(sweep_ex, sweep_ex.mean_tanh_prime, flip_ex)),
-        "w1_ex_flip_product": _maybe(_at(sweep_ex, sweep_ex.product, flip_ex)),
-        "w1_ex_flip_median": d2(flip_ex_stats.radius_quartiles[1]),
-        "w1_ex_flip_never": fmt.share(flip_ex_stats.never),
+        # exercise 1: W_hh = 0,99·I with no input, predicted before it is computed
+        "w1_ex_c": _scale(EXERCISE_FACTOR),
+        "w1_ex_slope": _slope(constant),
+        "w1_ex_growth": d2(float(np.exp(default.T * constant))),
+        "w1_ex_verdict": w1.verdict(constant, default.T),
         # exercise 3: up to which scale the bound guarantees that the gradient vanishes
         "w1_safe_scale": d2(safe_scale),
-        "w1_safe_rho": d2(default.spectral_radius / default.spectral_norm),  # ρ where ‖W_hh‖₂ = 1
+        "w1_safe_rho": d2(safe_scale / default.w_scale * default.spectral_radius),
     }
     for prefix, run in (("w1_", default), ("w1_sat_", sat), ("w1_small_", small)):  # rho, mean_tp, … verdict
         n.update({prefix + ("mean_tp" if k == "tp" else k): text for k, text in _texts(run).items()})
+        n[prefix + "growth"] = _growth(run)  # the fitted line over T steps, from the printed slope
     # the figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows
-    end, sat_end, small_end = (float(np.exp(r.log_grad_norms[-1])) for r in (default, sat, small))
+    end = _end(default)
+    ends = {prefix: _norm(_end(run)) for prefix, run in (("w1_", default), ("w1_sat_", sat), ("w1_small_", small))}
+    n["w1_small_end"] = ends["w1_small_"]  # the last point, k = T (the prose glues the exploding case's)
     start = fmt.shortest(float(np.exp(default.log_grad_norms[0])))  # ‖u‖ = 1
     n["w1_fig_default_alt"] = (
-        f"Norma del gradient per a cada pas enrere, de 0 a {n['w1_T']}, en escala logarítmica: "
-        f"{_goes(end)} {fmt.de(start)} a {_norm(end)}, amb pendent {n['w1_meas']}, i l’estimació en dona "
-        f"{n['w1_pred']}; la fita de Pascanu, de pendent {n['w1_bound']}, queda per sobre."
+        f"Norma del gradient per pas enrere, en escala logarítmica: els punts "
+        f"{_go(end)} {fmt.de(start)} a {ends['w1_']}; la recta ajustada, de pendent {n['w1_meas']} per pas, "
+        f"es multiplica per {n['w1_growth']} en {n['w1_T']} passos; l’estimació dona {n['w1_pred']} i la "
+        f"fita de Pascanu, {n['w1_bound']}, queda per sobre."
     )
     n["w1_fig_sweep_alt"] = (
-        f"Pendent per pas segons el radi espectral ρ de Wₕₕ, "
-        f"{fmt.de(d2(sweep_1.spectral_radius.min()))} a {d2(sweep_1.spectral_radius.max())}: "
-        f"{_turns(flip_at_small)} amb l’entrada a {n['w1_small_x']} i {_turns(flip_at_1, False)} amb "
-        f"l’entrada a {n['w1_input_scale']}. A sota, la tanh′ mitjana, que baixa "
-        f"{fmt.de(d2(sweep_1.mean_tanh_prime[0, 0]))} a {d2(sweep_1.mean_tanh_prime[0, -1])} amb l’entrada a "
-        f"{n['w1_input_scale']}."
+        f"Pendent per pas segons el radi ρ de Wₕₕ ({d2(sweep_1.spectral_radius.min())} a "
+        f"{d2(sweep_1.spectral_radius.max())}), amb la franja on es manté (±{n['w1_threshold']}): el gradient "
+        f"{_starts(flip_at_small)} amb l’entrada a {n['w1_small_x']} i {_starts(flip_at_1, False)} amb "
+        f"l’entrada a {n['w1_input_scale']}. A sota, la tanh′ mitjana baixa "
+        f"{fmt.de(d2(sweep_1.mean_tanh_prime[0, 0]))} a {d2(sweep_1.mean_tanh_prime[0, -1])} (entrada "
+        f"{n['w1_input_scale']})."
     )
     n["w1_fig_settings_alt"] = (
-        f"Norma del gradient en {n['w1_T']} passos enrere, en tres configuracions: per defecte "
-        f"(ρ = {n['w1_rho']}) {_goes(end)} a {_norm(end)} i {n['w1_verdict']}; amb Wₕₕ × {n['w1_sat_w']} "
-        f"(ρ = {n['w1_sat_rho']}) {_goes(sat_end)} a {_norm(sat_end)} i {n['w1_sat_verdict']}; amb la mateixa "
-        f"Wₕₕ i l’entrada × {n['w1_small_x']}, {_goes(small_end)} a {_norm(small_end)} i {n['w1_small_verdict']}."
+        f"Norma del gradient en {n['w1_T']} passos enrere, en tres configuracions; a cadascuna, els punts "
+        f"acaben al valor que es diu i la recta ajustada es multiplica pel factor entre parèntesis: per defecte "
+        f"(ρ = {n['w1_rho']}) {_go(end)} a {ends['w1_']} (×{n['w1_growth']}) i {n['w1_verdict']}; amb "
+        f"Wₕₕ × {n['w1_sat_w']} (ρ = {n['w1_sat_rho']}) {_go(_end(sat))} a {ends['w1_sat_']} "
+        f"(×{n['w1_sat_growth']}) i {n['w1_sat_verdict']}; amb la mateixa Wₕₕ i l’entrada × {n['w1_small_x']}, "
+        f"{_go(_end(small))} a {n['w1_small_end']} (×{n['w1_small_growth']}) i {n['w1_small_verdict']}."
     )
 
     claims = (
@@ -250,7 +295,7 @@ def readout() -> WidgetClaims:
             "El producte ρ·tanh′ s'ha de veure al pendent de la recta.",
             "method",
             "previst ln(ρ·tanh′) = {w1_pred}, mesurat {w1_meas} (error relatiu {w1_rel_error}, "
-            "tolerància {w1_tolerance})",
+            "tolerància {w1_tolerance}); la recta es multiplica per {w1_growth} en {w1_T} passos",
             **judge(slope_shows_the_product, float(default.relative_error)),
             robustness="{w1_within_tolerance} (mediana de l'error, {w1_median_rel_error})",
         ),
@@ -266,7 +311,9 @@ def readout() -> WidgetClaims:
             "W1.4",
             "Puja l'escala de $\\mathbf{W}_{hh}$ fins que el radi passi d'1 i el pendent canvia de signe.",
             "qualitative",
-            "entrada {w1_small_x}: canvia a ρ = {w1_seed_flip_rho_small}; entrada 1: a ρ = {w1_seed_flip_rho_1}",
+            "el pendent passa de «s'esvaeix» (per sota de −{w1_threshold}) a «explota» (per sobre de "
+            "{w1_threshold}): entrada {w1_small_x}, a ρ = {w1_seed_flip_rho_small}; entrada 1, a ρ = "
+            "{w1_seed_flip_rho_1}",
             **judge(
                 slope_flips_past_one,
                 None if np.isnan(flip_at_small) else float(flip_at_small),
@@ -280,23 +327,31 @@ def readout() -> WidgetClaims:
             "Escala 2, entrada 1: «el radi és 0,76», però la tanh satura i el gradient s'esvaeix igualment.",
             "draw",
             "ρ = {w1_sat_rho}, tanh′ mitjana {w1_sat_mean_tp}, producte {w1_sat_product}, "
-            "pendent {w1_sat_meas} (s'esvaeix: per sota de −{w1_threshold})",
-            **judge(saturation_vanishes, sat.spectral_radius, sat.product, bool(sat.vanishes)),
+            "pendent {w1_sat_meas}, la recta es multiplica per {w1_sat_growth} en {w1_T} passos "
+            "(s'esvaeix: per sota de −{w1_threshold})",
+            **judge(saturation_vanishes, sat.spectral_radius, sat.product, bool(sat.vanishes), rob.saturation_vanishes),
             robustness="{w1_sat_share}; ρ(2·W0) entre {w1_rho2_min} i {w1_rho2_max}",
         ),
         Claim(
             "W1.6",
             "Entrada 0,05 sense tocar res més: el mateix model explota.",
             "draw",
-            "pendent {w1_small_meas}: la norma creix ×{w1_small_growth} en {w1_T} passos (explota: més "
-            "de ×{w1_explode_factor}); producte {w1_small_product}",
-            **judge(small_input_explodes, bool(small.explodes), small.product),
-            robustness="explota en {w1_small_share__el}; explota amb el producte per sobre d'1 en "
-            "{w1_small_explained_share__el}",
+            "entrada {w1_small_x}: pendent {w1_small_meas}, la recta es multiplica per {w1_small_growth} en "
+            "{w1_T} passos (explota: més de ×{w1_explode_factor}); producte {w1_small_product}",
+            **judge(small_input_explodes, bool(small.explodes), small.product, rob.small_input_explodes),
+            robustness="explota en {w1_small_share__el}, sempre amb el producte per sobre d'1 "
+            "({w1_small_explained_share}); amb l'entrada a {w1_author_small_x}, en {w1_author_small_share__el}",
         ),
     )
 
     corrections = (
+        Correction(
+            "W1.1",
+            "El text diu que el gradient a través",
+            "El gradient a través",
+            "La pàgina no cita cap altre text: la frase parla directament del gradient.",
+            change="wording",
+        ),
         Correction(
             "W1.4",
             "puja l'escala de W_hh fins que",
@@ -317,38 +372,51 @@ def readout() -> WidgetClaims:
             "El seu producte s'ha de veure al pendent de la recta discontínua de la figura següent.",
             "Al PDF les figures van on hi caben, i «de dalt» no sempre hi és: la figura ve just "
             "després del paràgraf, i la recta del producte és la discontínua.",
-            change="typographic",
+            change="wording",
         ),
         Correction(
             "W1.3",
             "El previst és una fita superior i no una igualtat",
             "El previst és una estimació i no una igualtat",
             "El mesurat queda per sota del previst només en {w1_below_default__el} de les "
-            "{w1_n_seeds} llavors amb l'entrada a 1 (en {w1_below_small__el} amb l'entrada a "
-            "{w1_small_x}); amb la llavor de la pàgina queda {w1_above_or_below}. No és una fita.",
+            "{w1_n_seeds} xarxes amb l'entrada a 1 (en {w1_below_small__el} amb l'entrada a "
+            "{w1_small_x}); amb la xarxa de la pàgina queda {w1_above_or_below}. No és una fita.",
         ),
         Correction(
             "W1.3",
             "Per això el mesurat hi queda una mica per sota.",
             "Per això el mesurat se n'aparta una mica, per sota o per sobre.",
-            "La mateixa mesura: el signe de la diferència depèn de la llavor.",
+            "La mateixa mesura: el signe de la diferència depèn de la xarxa.",
         ),
         Correction(
             "W1.4",
             "El que sí que és exacte és la conclusió:",
             "El que sí que es compleix, si l'entrada és petita, és la conclusió:",
-            "Amb l'entrada a {w1_small_x} el pendent es torna positiu a ρ = "
-            "{w1_flip_median_small} (mediana); amb l'entrada a 1, no fins a ρ = "
-            "{w1_flip_median_1}, perquè la tanh′ mitjana també hi compta (el paràgraf següent).",
+            "Amb l'entrada a {w1_small_x} el gradient comença a explotar a ρ = "
+            "{w1_flip_median_small} (mediana de {w1_n_seeds} xarxes); amb l'entrada a 1, no fins a ρ = "
+            "{w1_flip_median_1}, i en {w1_flip_never_1__el} de les xarxes mai dins l'escombrat, perquè la "
+            "tanh′ mitjana també hi compta (el paràgraf següent).",
         ),
         Correction(
             "W1.5",
-            "el radi és 0,76 però la tanh satura, la seva derivada cau i el gradient",
-            "el radi és {w1_sat_rho} però la tanh satura, la seva derivada cau a "
-            "{w1_sat_mean_tp} de mitjana, el producte queda en {w1_sat_product} i el gradient",
-            "ρ(2·W0) va {w1_rho2_min__de} a {w1_rho2_max} en {w1_n_seeds} llavors: el radi no "
+            "el radi és 0,76 però la tanh satura, la seva derivada cau i el gradient s'esvaeix igualment.",
+            "el radi és {w1_sat_rho} però la tanh satura, la seva derivada cau a {w1_sat_mean_tp} de "
+            "mitjana, el producte queda en {w1_sat_product} i el gradient s'esvaeix igualment (així passa "
+            "en {w1_sat_share__el} de les xarxes).",
+            "ρ(2·W0) va {w1_rho2_min__de} a {w1_rho2_max} en {w1_n_seeds} xarxes: el radi no "
             "pot ser 0,76, i l'argument demana que passi d'1. El que queda per sota d'1 és el "
-            "producte ρ·tanh′.",
+            "producte ρ·tanh′. Radi per sobre d'1, producte per sota i gradient que s'esvaeix: "
+            "{w1_sat_share} de les xarxes.",
+        ),
+        Correction(
+            "W1.6",
+            "Baixa ara l'escala de l'entrada a 0,05 sense tocar res més i el mateix model explota.",
+            "Baixa ara l'escala de l'entrada a {w1_small_x} sense tocar res més i el mateix model explota "
+            "(en {w1_small_share__el} de les xarxes).",
+            "Amb l'entrada a {w1_author_small_x} el gradient explota només en {w1_author_small_share__el} "
+            "de les {w1_n_seeds} xarxes: l'estat hi satura en pocs passos. Amb l'entrada a {w1_small_x}, "
+            "l'estat creix des de gairebé zero i hi triga més, la tanh′ mitjana es queda alta i el gradient "
+            "explota en {w1_small_share__el}, sempre amb el producte ρ·tanh′ per sobre d'1.",
         ),
     )
     table = (
@@ -369,15 +437,26 @@ def readout() -> WidgetClaims:
     )
 
 
+EXERCISE_FACTOR = 0.99  # exercise 1: W_hh = 0,99·I, no input
+
+
+def _end(run: w1.RNNGradient) -> float:
+    """The gradient norm at the last step back, k = T."""
+    return float(np.exp(run.log_grad_norms[-1]))
+
+
 def reading(w_scale: float = w1.W_SCALE, input_scale: float = w1.INPUT_SCALE) -> dict[str, str]:
     """Widget 1's readout at any setting, with the page's seed: the strings the widget shows
     (keys of :data:`LABELS`).  ``w_scale`` multiplies W_hh, ``input_scale`` the input."""
     return _texts(w1.simulate(w_scale=w_scale, input_scale=input_scale, seed=w1.page_seed()))
 
 
+INPUT_SCALES = (w1.SMALL_INPUT[1], w1.AUTHOR_SMALL_INPUT, 0.25, 0.5, w1.INPUT_SCALE)  # the widget's menu
+
+
 def controls() -> dict:
-    seed, scales, input_scales = w1.page_seed(), w1.SWEEP_SCALES[1::2], (0.05, 0.25, 0.5, 1.0)  # ρ 0,1 … 4,0
-    sweeps = {x: w1.sweep(x, (seed,)) for x in input_scales}  # a batch per input, as the figures'
+    seed, scales = w1.page_seed(), w1.SWEEP_SCALES[1::2]  # w_scale 0,1 … 4,0
+    sweeps = {x: w1.sweep(x, (seed,)) for x in INPUT_SCALES}  # a batch per input, as the figures'
 
     def state(w_scale, input_scale):  # reading(w_scale, input_scale), from the sweep's batch
         sw, i = sweeps[input_scale], (0, w1.SWEEP_SCALES.index(w_scale))
@@ -393,7 +472,7 @@ def controls() -> dict:
         "w1",
         [
             control("w_scale", "escala de Wₕₕ", scales, w1.W_SCALE, _scale),
-            control("input_scale", "escala de l'entrada", input_scales, w1.INPUT_SCALE, _scale),
+            control("input_scale", "escala de l'entrada", INPUT_SCALES, w1.INPUT_SCALE, _scale),
         ],
         state,
         LABELS,
@@ -445,9 +524,10 @@ def _plot_settings(runs: list, titles: list[str]) -> Figure:
     return fig
 
 
-def _plot_sweep(sweeps: list, labels: list[str], threshold: float) -> Figure:
+def _plot_sweep(sweeps: list, labels: list[str]) -> Figure:
     """Top: measured (solid) and predicted (dashed) slope against ρ, with the band of "es manté"
-    (±``threshold``). Bottom: the mean tanh′ of the same networks."""
+    (±``w1.threshold``, the verdict's own). Bottom: the mean tanh′ of the same networks."""
+    threshold = w1.threshold(sweeps[0].T)
     fig = Figure(figsize=(6.0, 5.6))
     ax, low = fig.subplots(2, 1, sharex=True, height_ratios=(2, 1))
     for sw, label, color in zip(sweeps, labels, (BLUE, ORANGE, GREEN)):
@@ -455,7 +535,7 @@ def _plot_sweep(sweeps: list, labels: list[str], threshold: float) -> Figure:
         ax.plot(rho, sw.measured_slope[0], "-", color=color, label=f"{label}: mesurat")
         ax.plot(rho, sw.predicted_slope[0], "--", color=color, lw=1, label=f"{label}: estimació")
         low.plot(rho, sw.mean_tanh_prime[0], "-", color=color, label=label)
-    ax.axhspan(-threshold, threshold, color=GREY, alpha=0.15, lw=0)
+    ax.axhspan(-threshold, threshold, color=GREY, alpha=0.15, lw=0, label="es manté")
     ax.axhline(0, color=GREY, lw=0.8)
     for a in (ax, low):
         a.axvline(1, color=GREY, lw=0.8, ls=":")
@@ -480,7 +560,6 @@ def figures() -> dict[str, Figure]:
         "w1_fig_sweep": _plot_sweep(
             [w1.sweep(x, (seed,)) for x in (w1.INPUT_SCALE, w1.SMALL_INPUT[1])],
             ["entrada " + n[k] for k in ("w1_input_scale", "w1_small_x")],
-            runs[0].growth_threshold,
         ),
         "w1_fig_settings": _plot_settings(
             runs, [n["w1_label"], setting(n["w1_sat_w"], n["w1_sat_x"]), setting(n["w1_small_w"], n["w1_small_x"])]
