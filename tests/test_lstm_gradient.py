@@ -1,5 +1,8 @@
 """Widget 2: the LSTM's backpropagation and the stack's against finite differences, and the identities."""
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -189,8 +192,8 @@ def test_exercise_answers_are_computed_independently():
     assert n["w2_half_default"] == fmt.decimal(np.log(2) / -np.log(0.95), 1)
     assert n["w2_half_high"] == fmt.decimal(np.log(2) / -np.log(0.99), 1)
     rnn_factor = np.exp(w1.simulate(seed=seed).measured_slope)
-    assert n["w2_half_rnn"] == fmt.decimal(np.log(2) / -np.log(rnn_factor))
-    # exercise 3: the stack with a small branch, by plain loops and a least-squares slope
+    assert n["w2_half_rnn"] == fmt.decimal(np.log(2) / -np.log(rnn_factor), 1)
+    # exercise 4: the stack with a small branch, by plain loops; per layer, the geometric mean
     W1, W2, x0, u = (a[0] for a in w2._draw_stack([seed], branch_scale=page.EXERCISE_SCALE))
     for residual, key in ((True, "w2_ex_res"), (False, "w2_ex_plain")):
         xs, g, logs = [x0], u, [0.0]
@@ -201,8 +204,11 @@ def test_exercise_answers_are_computed_independently():
             back = W1[layer].T @ ((1 - np.tanh(W1[layer] @ xs[layer]) ** 2) * (W2[layer].T @ g))
             g = g + back if residual else back
             logs.append(np.log(np.linalg.norm(g)))
-        assert n[key] == fmt.decimal(np.exp(np.polyfit(np.arange(len(logs)), logs, 1)[0]), 3)
-    # exercise 2: the bound holds, and the side of f is the one the page glues
+        assert n[key] == fmt.decimal(np.exp((logs[-1] - logs[0]) / W1.shape[0]), 3)
+    # exercise 1: with the gate pinned at 0,99, the whole gradient against f
+    high = w2.simulate(forget=0.99, pinned=True, seed=seed)
+    assert n["w2_high_side"] == ("per sobre" if high.whole_factor > 0.99 else "per sota")
+    # exercise 3: the bound holds, and the side of f is the one the page glues
     r = w2.simulate(seed=seed)
     assert r.geometric_mean_f <= r.forget_bound
     assert n["w2_bound_side"] == ("per sobre" if r.forget_bound > 0.95 else "per sota")
@@ -215,7 +221,7 @@ def test_the_corrected_sentence_reads_off_the_table():
     assert n["w2_gap_low"] == n["w2_f090_gated_gap"] and n["w2_gap_default"] == n["w2_f095_gated_gap"]
     assert float(n["w2_gap_low"].replace(",", ".")) >= float(n["w2_gap_default"].replace(",", "."))
     one = w2.simulate(forget=1.0, seed=w1.page_seed())
-    assert n["w2_growth_one"] == fmt.decimal(one.whole_factor ** (one.log_whole.size - 1))
+    assert n["w2_growth_one"] == fmt.decimal(one.whole_factor ** (one.log_whole.size - 1), 2)
 
 
 def test_prose_table_and_widget_write_each_value_alike():
@@ -228,3 +234,116 @@ def test_prose_table_and_widget_write_each_value_alike():
         "geo": n["w2_geo"],
         "rnn": n["w2_rnn_factor"],
     }
+    assert n["w2_pinned_cell"] == n["w2_f095_pinned_cell"]  # one precision for one quantity (issue 23, item 4)
+
+
+# --- every printed (factor, steps, total) agrees (issue 23, item 2) ---------------------------------
+
+SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+
+
+def printed(text):
+    """A number as the page prints it (0,923, 24,1, 5,5·10⁻³, 1.000) and half a unit of its last digit."""
+    mantissa, _, exponent = text.partition("·10")
+    mantissa = mantissa.replace(".", "").replace(",", ".").replace("\u2212", "-")
+    decimals = len(mantissa.partition(".")[2])
+    scale = 10.0 ** int(exponent.translate(SUPERSCRIPT_DIGITS)) if exponent else 1.0
+    return float(mantissa) * scale, 0.5 * 10.0**-decimals * scale
+
+
+def agrees(factor, steps, total):
+    """The printed total is within what the printed factor, anywhere inside its rounding, gives over
+    ``steps`` steps: (f − δ)ⁿ … (f + δ)ⁿ, against the total's own rounding."""
+    (f, df), (t, dt) = printed(factor), printed(total)
+    n = int(printed(steps)[0])
+    return (f - df) ** n <= t + dt and t - dt <= (f + df) ** n
+
+
+# factor per step or layer, number of steps or layers, total: every triple the page, its registry and
+# its figures' text alternatives print
+TRIPLES = [
+    ("w2_whole_one", "w2_T", "w2_growth_one"),
+    ("w2_stack_res", "w2_T", "w2_stack_res_total"),
+    ("w2_stack_plain", "w2_T", "w2_stack_plain_total"),
+    ("w2_ex_res", "w2_T", "w2_ex_res_total"),
+    ("w2_ex_plain", "w2_T", "w2_ex_plain_total"),
+]
+
+
+def test_the_triple_check_catches_a_fitted_factor_beside_an_end_to_end_ratio():
+    """The numbers issue 23 found on this page: 0,923 per layer beside ×5,5·10⁻³ over 40 layers."""
+    assert not agrees("0,923", "40", "5,5·10⁻³")
+    assert agrees("0,923", "40", "4,1·10⁻²") and agrees("0,878", "40", "5,5·10⁻³")
+    assert printed("1,6·10⁻⁸²") == pytest.approx((1.6e-82, 0.05e-82)) and printed("24,1") == (24.1, 0.05)
+
+
+@pytest.mark.parametrize("factor, steps, total", TRIPLES)
+def test_every_printed_factor_steps_and_total_agree(factor, steps, total):
+    n = page.readout().numbers
+    assert agrees(n[factor], n[steps], n[total]), f"{n[factor]} per step, {n[steps]} steps: not ×{n[total]}"
+
+
+def test_every_total_the_page_prints_is_in_a_checked_triple():
+    n = page.readout().numbers
+    totals = {k for k in n if k.endswith("_total") or "growth" in k}
+    assert totals == {t for _, _, t in TRIPLES}
+
+
+def test_the_stack_s_text_alternative_prints_agreeing_triples():
+    n = page.readout().numbers
+    alt = n["w2_fig_stack_alt"]
+    number = r"(\d[\d.]*(?:,\d+)?(?:·10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?)"
+    with_connection = re.search(rf"a {number} \({number} per capa", alt)
+    without = re.search(rf"sense, \w+ a {number} \({number} per capa", alt)
+    for match in (with_connection, without):
+        assert match, alt
+        total, factor = match.groups()
+        assert agrees(factor, n["w2_T"], total), match.group(0)
+
+
+def test_the_stack_s_factor_per_layer_compounds_to_its_total():
+    for residual in (True, False):
+        s = w2.stack_gradient(residual, seed=3)
+        assert s.factor**w2.T == pytest.approx(s.total, rel=1e-12)
+        assert s.total == pytest.approx(np.exp(s.log_norms[-1] - s.log_norms[0]), rel=1e-12)
+
+
+# --- the widget draws with the figure's colours, its legend clear of the curves (item 14) -----------
+
+
+def test_the_widget_draws_each_path_in_the_figure_s_colour_and_style():
+    from matplotlib.colors import to_hex
+
+    from chapter09 import book
+
+    book.setup()
+    lines = page.figures()["w2_fig_paths"].axes[0].get_lines()
+    drawn = [(to_hex(line.get_color()), line.get_linestyle() != "-") for line in lines[:3]]  # RNN, whole, cell
+    for key, state in page.controls()["states"].items():
+        series = state["plot"]["series"]
+        assert [(s["color"], bool(s.get("dash"))) for s in series] == drawn, key
+        assert state["plot"]["legend"] == "below", key  # the LSTM's curves run along the top
+
+
+# --- the page talks about the subject (items 11, 12, 13, 15) --------------------------------------------
+
+PAGE = Path(__file__).resolve().parents[1] / "book" / "02-rnn-lstm.md"
+REJECTED = ("widget", "readout", "el text diu", "encoder", "decoder", "perilla", "la fita no mossega")
+
+
+def test_the_page_has_one_collapsed_box_on_how_it_knows_and_no_machinery_left():
+    source = PAGE.read_text(encoding="utf-8")
+    assert source.count(":::{admonition} Com ho sabem\n:class: note dropdown") == 1
+    assert "{admonition} Comprovació" not in source
+    assert "pip install" not in source and "en construir el llibre" not in source
+    assert not re.search(r"Són (el|els|la|les) .* del text", source)
+    prose = re.sub(r"```\{code-cell\}.*?```", "", source, flags=re.S).lower()
+    assert not [w for w in REJECTED if w in prose]
+
+
+def test_the_book_s_own_paragraphs_are_marked_and_an_exercise_asks_for_a_prediction():
+    source = PAGE.read_text(encoding="utf-8")
+    try_it = source.index("**Prova-ho.**")
+    assert source.rindex(":::{container} afegit", 0, try_it) > source.rindex(":::\n", 0, try_it)
+    exercises = re.findall(r"::::\{admonition\} Exercici \d\n(.*?):::\{admonition\} Resposta", source, re.S)
+    assert any("prediu" in e.lower() for e in exercises)

@@ -49,11 +49,17 @@
     el("text", { x: 14, y: (M.top + H - M.bottom) / 2, "text-anchor": "middle", "font-size": 12, transform: `rotate(-90 14 ${(M.top + H - M.bottom) / 2})` }, svg, 1).textContent = plot.ylabel;
   }
 
-  function legend(svg, series, kind) {
-    const width = 190, x0 = W - M.right - width;
-    el("rect", { x: x0 - 4, y: M.top, width: width + 2, height: 16 * series.length + 6, fill: "#fff", "fill-opacity": 0.9,
+  // A series may carry its colour (the page's figure's); otherwise the palette's, in order.
+  const colour = (s, i) => s.color || COLORS[i % COLORS.length];
+
+  // The legend: in the top right corner, or, with where = "below", under the axes (the drawing grows).
+  function legend(svg, series, kind, where) {
+    const width = 190, height = 16 * series.length + 6, below = where === "below";
+    const x0 = below ? M.left : W - M.right - width, y0 = below ? H + 2 : M.top;
+    if (below) svg.setAttribute("viewBox", `0 0 ${W} ${H + height + 6}`);
+    el("rect", { x: x0 - 4, y: y0, width: width + 2, height, fill: "#fff", "fill-opacity": 0.9,
       stroke: "#ccc" }, svg, 1);
-    series.forEach((s, i) => { const y = M.top + 12 + 16 * i, color = COLORS[i % COLORS.length];
+    series.forEach((s, i) => { const y = y0 + 12 + 16 * i, color = colour(s, i);
       if (kind === "bars") el("rect", { x: x0, y: y - 8, width: 18, height: 10, fill: color }, svg, 1);
       else el("line", { x1: x0, x2: x0 + 18, y1: y - 3, y2: y - 3, stroke: color, "stroke-width": 2,
         "stroke-dasharray": s.dash ? "6 4" : "none" }, svg, 1);
@@ -65,10 +71,10 @@
       const xs = p.series.flatMap((s) => s.x), ys = p.series.flatMap((s) => s.y).concat(p.marker ? [p.marker.y] : []);
       const sx = scale(xs, p.xlog, M.left, W - M.right), sy = scale(ys, p.ylog, H - M.bottom, M.top);
       axes(svg, sx, sy, p);
-      p.series.forEach((s, i) => el("polyline", { fill: "none", stroke: COLORS[i % COLORS.length], "stroke-width": 2,
+      p.series.forEach((s, i) => el("polyline", { fill: "none", stroke: colour(s, i), "stroke-width": 2,
         "stroke-dasharray": s.dash ? "6 4" : "none", points: s.x.map((x, j) => `${sx.map(x)},${sy.map(s.y[j])}`).join(" ") }, svg, 1));
       if (p.marker) el("circle", { cx: sx.map(p.marker.x), cy: sy.map(p.marker.y), r: 5, fill: "none", stroke: "#d95f02", "stroke-width": 2 }, svg, 1);
-      legend(svg, p.series, "lines");
+      legend(svg, p.series, "lines", p.legend);
     },
     bars(svg, p) {
       const ys = p.series.flatMap((s) => s.y).concat([0]);
@@ -96,6 +102,13 @@
         .textContent = (p.zlabel || "α") + " = " + caNumber.format(v); });
     },
   };
+
+  // A state's plot: what all states share (written once, chapter09.interactive.shared) and its own.
+  function plotOf(spec, own) {
+    const plot = Object.assign({}, spec.plot, own.plot);
+    if (spec.series && spec.series.length) plot.series = spec.series.map((s, i) => Object.assign({}, s, own.plot.series[i]));
+    return plot;
+  }
 
   // What a screen reader hears for the plot: what is drawn, and the readout's values.
   function description(state, labels) {
@@ -133,8 +146,9 @@
       cells[key] = el("td", { "data-readout": key }, tr);
     }
     function update() {
-      const state = spec.states[positions.join("-")];
-      if (!state) throw new Error(`cap estat per a ${positions.join("-")}`);
+      const own = spec.states[positions.join("-")];
+      if (!own) throw new Error(`cap estat per a ${positions.join("-")}`);
+      const state = { readout: own.readout, plot: plotOf(spec, own) };
       for (const [key, td] of Object.entries(cells)) td.textContent = state.readout[key];
       while (svg.firstChild) svg.removeChild(svg.firstChild);
       draw[state.plot.kind](svg, state.plot);
@@ -178,7 +192,7 @@
   // A display equation or a figure wider than the page scrolls sideways (ch09-widgets.css): those
   // become Tab stops while they overflow, so that a keyboard can scroll them, and stop being ones
   // when a wider window lets them fit (the theme does the same for tables and code, on resize too).
-  const SCROLLABLE = 'mjx-container[display="true"], .bd-article figure';
+  const SCROLLABLE = '.bd-article div.math, .bd-article figure';
   function scrollables() {
     document.querySelectorAll(SCROLLABLE).forEach((box) => {
       const overflows = box.scrollWidth > box.clientWidth + 1;
@@ -199,15 +213,12 @@
   }
   let pending = false;
   window.addEventListener("load", () => {
-    const ready = window.MathJax && MathJax.startup && MathJax.startup.promise;
-    (ready || Promise.resolve()).then(() => {
-      scrollables();
-      window.addEventListener("resize", () => {
-        if (!pending) {
-          pending = true;
-          requestAnimationFrame(() => { pending = false; scrollables(); });
-        }
-      });
+    scrollables();
+    window.addEventListener("resize", () => {
+      if (!pending) {
+        pending = true;
+        requestAnimationFrame(() => { pending = false; scrollables(); });
+      }
     });
   });
 })();

@@ -65,14 +65,28 @@ CHECKS = {
 
 
 _forget_text = fmt.shortest  # the forget gate's value f: 0,9, 0,95, 1
-_factor_text = partial(fmt.decimal, digits=3)  # an LSTM's factor per step, or its gap to f
+_factor_text = partial(fmt.decimal, digits=3)  # an LSTM's or a stack's factor per step, or its gap to f
 _geo_text = partial(fmt.decimal, digits=4)  # the geometric mean of the f_t, or its bound
 _rnn_factor_text = fmt.decimal  # the RNN's factor per step (two decimals)
+_half_text = partial(fmt.decimal, digits=1)  # a half-life, in steps back
+
+
+def _total_text(x: float) -> str:
+    """What a gradient is multiplied by over many steps: three significant digits (24,1, 1,13,
+    0,991), or 5,5·10⁻³ below 0,01."""
+    if x < 0.01:
+        return fmt.power_of_ten(x, 1)
+    return fmt.decimal(x, max(0, 2 - int(np.floor(np.log10(x)))))
+
+
+def _tiny(x: float) -> str:
+    """A difference that is rounding at most: 0 when it is exactly 0, else 2,2·10⁻¹¹."""
+    return "0" if x == 0 else fmt.power_of_ten(x, 1)
 
 
 def _gate_text(pinned: bool) -> str:
     """The forget gate's kind."""
-    return "fixa" if pinned else "amb porta"
+    return "fixa" if pinned else "oscil·lant"
 
 
 def _small(x: float) -> str:
@@ -137,13 +151,15 @@ def readout() -> WidgetClaims:
         "w2_one_side": _side(one.whole_factor, 1.0),
         "w2_bound_side": _side(gated.forget_bound, w2.FORGET),
         "w2_geo_bound": _geo_text(gated.forget_bound),
-        "w2_pinned_cell": fmt.decimal(pinned.cell_path_factor, 6),  # an identity: f to six decimals
+        "w2_pinned_cell": d3(pinned.cell_path_factor),  # as the table writes it
+        "w2_pinned_gap": _tiny(abs(pinned.cell_path_factor - w2.FORGET)),
+        "w2_pinned_tol": fmt.power_of_ten(PINNED_TOL, 0),
         "w2_whole_low": d3(low.whole_factor),
         "w2_whole_one": d3(one.whole_factor),
         "w2_gap_low": d3(gap[w2.FORGETS[0]]),
         "w2_gap_default": d3(gap[w2.FORGET]),
         "w2_gap_one": d3(gap[1.0]),
-        "w2_growth_one": fmt.decimal(one.whole_factor**T),
+        "w2_growth_one": _total_text(one.whole_factor**T),  # the fitted factor compounded over the T steps
         "w2_rnn_factor": _rnn_factor_text(rnn_factor),
         "w2_above_share": fmt.share(rob.whole_above_f),
         "w2_h_adds_share": fmt.share(rob.whole_above_cell[False]),
@@ -160,13 +176,13 @@ def readout() -> WidgetClaims:
         "w2_one_above_share": fmt.share(rob.one_above),
         "w2_geo_below_share": fmt.share(rob.geo_below_f),
         "w2_geo_bound_share": fmt.share(rob.geo_below_bound),
-        "w2_residual_gap": fmt.power_of_ten(residual_gap, 1),
-        "w2_carry_gap": fmt.power_of_ten(carry_gap, 1),
+        "w2_residual_gap": _tiny(residual_gap),
+        "w2_carry_gap": _tiny(carry_gap),
         "w2_stack_scale": fmt.shortest(w2.STACK_SCALE),
         "w2_stack_res": d3(res.factor),
         "w2_stack_plain": d3(plain.factor),
-        "w2_stack_res_total": fmt.decimal(res.total, 1),
-        "w2_stack_plain_total": fmt.power_of_ten(plain.total, 1),
+        "w2_stack_res_total": _total_text(res.total),
+        "w2_stack_plain_total": _total_text(plain.total),
         "w2_stack_res_share": fmt.share(rob.stack_residual_kept),
         "w2_stack_plain_share": fmt.share(rob.stack_plain_vanishes),
         "w2_stack_share": fmt.share(rob.stack_residual_above_plain),
@@ -175,35 +191,36 @@ def readout() -> WidgetClaims:
         "w2_years": fmt.integer(years),
         "w2_years_words": num2words(years, lang="ca"),
         # the exercises' answers
-        "w2_half_default": fmt.decimal(_half_life(w2.FORGET), 1),
-        "w2_half_high": fmt.decimal(_half_life(w2.FORGETS[2]), 1),
+        "w2_half_default": _half_text(_half_life(w2.FORGET)),
+        "w2_half_high": _half_text(_half_life(w2.FORGETS[2])),
         "w2_forget_high": _forget_text(w2.FORGETS[2]),
-        "w2_half_rnn": fmt.decimal(_half_life(rnn_factor)),
-        "w2_half_whole": fmt.decimal(_half_life(gated.whole_factor), 1),
+        "w2_high_side": _side(runs[(w2.FORGETS[2], True)].whole_factor, w2.FORGETS[2]),  # exercise 1
+        "w2_half_rnn": _half_text(_half_life(rnn_factor)),
+        "w2_half_whole": _half_text(_half_life(gated.whole_factor)),
         "w2_ex_scale": fmt.shortest(EXERCISE_SCALE),
         "w2_ex_res": d3(ex_res.factor),
         "w2_ex_plain": d3(ex_plain.factor),
-        "w2_ex_res_total": d3(ex_res.total),
-        "w2_ex_plain_total": fmt.power_of_ten(ex_plain.total, 1),
+        "w2_ex_res_total": _total_text(ex_res.total),
+        "w2_ex_plain_total": _total_text(ex_plain.total),
     }
     # the figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows
     whole_start, whole_end, cell_end = (
         np.exp(x) for x in (gated.log_whole[0], gated.log_whole[-1], gated.log_cell[-1])
     )
+    # (the curves' ends, as drawn: the factors per step are fitted slopes, in the prose and the table)
     n["w2_fig_paths_alt"] = (
-        f"Norma del gradient per a cada pas enrere, de 0 a {n['w2_T']}, en escala logarítmica: la RNN cau "
+        f"Norma del gradient per pas enrere, de 0 a {n['w2_T']}, en escala logarítmica: la RNN cau "
         f"{fmt.de(fmt.shortest(float(np.exp(rnn.log_grad_norms[0]))))} a "
-        f"{fmt.power_of_ten(float(np.exp(rnn.log_grad_norms[-1])), 1)} "
-        f"({n['w2_rnn_factor']} per pas); tota l’LSTM, només {fmt.de(fmt.decimal(whole_start))} a "
-        f"{_small(whole_end)} ({n['w2_whole']} per pas), i el camí de la cel·la, a {_small(cell_end)} "
-        f"({n['w2_cell']}), com fᵏ amb f = {n['w2_forget']}."
+        f"{fmt.power_of_ten(float(np.exp(rnn.log_grad_norms[-1])), 1)}; tota l’LSTM, només "
+        f"{fmt.de(fmt.decimal(whole_start))} a {_small(whole_end)}, i el camí de la cel·la, a {_small(cell_end)}, "
+        f"gairebé com fᵏ amb f = {n['w2_forget']}: a aquesta escala les tres corbes de dalt es confonen."
     )
     n["w2_fig_stack_alt"] = (
         f"Norma del gradient per a cada capa enrere d’una pila {fmt.de(fmt.integer(res.log_norms.size - 1))} "
         f"blocs, en escala logarítmica: amb la connexió residual {'puja' if res.total > 1 else 'cau'} "
         f"{fmt.de(fmt.shortest(float(np.exp(res.log_norms[0]))))} a {n['w2_stack_res_total']} "
-        f"({n['w2_stack_res']} per capa); sense, {'puja' if plain.total > 1 else 'cau'} a "
-        f"{n['w2_stack_plain_total']} ({n['w2_stack_plain']} per capa)."
+        f"({n['w2_stack_res']} per capa de mitjana); sense, {'puja' if plain.total > 1 else 'cau'} a "
+        f"{n['w2_stack_plain_total']} ({n['w2_stack_plain']} per capa de mitjana), amb dents de serra."
     )
     for f in w2.FORGETS:
         key = _key(f)
@@ -230,7 +247,7 @@ def readout() -> WidgetClaims:
             "de la cel·la de l'LSTM, per $f_t$ i prou.",
             "method",
             "identitats del model, que es compleixen per construcció (només comproven el codi): camí "
-            "de la cel·la amb f fixa, {w2_pinned_cell} per pas; "
+            "de la cel·la amb f fixa, {w2_pinned_cell} per pas (|factor − f| = {w2_pinned_gap}); "
             "$\\partial \\mathbf{{c}}_t/\\partial \\mathbf{{c}}_{{t-1}} - \\operatorname{{diag}}(f_t)$, "
             "{w2_carry_gap}. Mesurat: RNN, {w2_rnn_factor} per pas",
             **judge(_cell_path_is_f, pinned.cell_path_factor, w2.FORGET, carry_gap),
@@ -263,7 +280,8 @@ def readout() -> WidgetClaims:
             "exact",
             "{w2_year_lstm} → {w2_year_residual}: {w2_years} anys; J − I − ∂F/∂x: {w2_residual_gap} "
             "(identitat, per construcció); el que es mesura: una pila {w2_T__de} blocs torna el gradient "
-            "multiplicat per {w2_stack_res} per capa amb la connexió residual i per {w2_stack_plain} sense",
+            "multiplicat per {w2_stack_res_total} amb la connexió residual ({w2_stack_res} per capa de mitjana "
+            "geomètrica) i per {w2_stack_plain_total} sense ({w2_stack_plain} per capa)",
             **judge(_residual_idea_years_before, years, residual_gap, res.factor, plain.factor),
             robustness="{w2_stack_share} (amb la connexió ≥ 1 i sense < 1)",
         ),
@@ -272,7 +290,8 @@ def readout() -> WidgetClaims:
         Correction(
             "W2.3",
             "El factor mesurat per pas surt una mica per sota de $f$",
-            "El factor mesurat per pas surt una mica per sobre de $f$",
+            "El factor mesurat per pas surt una mica per sobre de $f$ (en {w2_above_share__el} de "
+            "{w2_n_seeds} xarxes a l'atzar)",
             "Tot el gradient fa {w2_whole} per pas amb f = {w2_forget}, per sobre de f en "
             "{w2_above_share__el} de les {w2_n_seeds} llavors: el que entra per $\\mathbf{{h}}_t$ hi suma (en "
             "{w2_h_adds_share__el}), no en resta. El que pot quedar per sota de f és el camí de la "
@@ -283,22 +302,23 @@ def readout() -> WidgetClaims:
             "W2.3",
             "la mesura de dalt recull tot el gradient",
             "la mesura del factor recull tot el gradient",
-            "Al PDF no hi ha widget i la figura pot caure en una altra pàgina: la referència va a "
-            "la figura i la taula numerades, al paràgraf afegit que segueix.",
+            "Al PDF no hi ha giny i la figura pot caure en una altra pàgina: la referència va a "
+            "la taula numerada, al paràgraf afegit que segueix.",
             change="typographic",
         ),
         Correction(
             "W2.4",
             "Baixa f a 0,9 i el factor s'hi acosta; posa-la a 1 i queda essencialment a 1.",
-            "Baixa f a {w2_forget_low} i el factor baixa amb ella, però no s'hi acosta: en queda "
-            "{w2_gap_low} per sobre, quan a f = {w2_forget} en quedava {w2_gap_default}; posa-la a 1 i queda a "
-            "{w2_whole_one}, una mica {w2_one_side} d'1, que en {w2_T} passos multiplica el gradient "
+            "Baixa f a {w2_forget_low} i el factor baixa amb ella, però no s'hi acosta (en "
+            "{w2_gap_kept_share__el} de les xarxes): en queda {w2_gap_low} per sobre, quan a f = {w2_forget} en "
+            "quedava {w2_gap_default}; posa-la a 1 i queda a {w2_whole_one} per pas, una mica {w2_one_side} "
+            "d'1 (en {w2_one_above_share__el} de les xarxes), que en {w2_T} passos multiplica el gradient "
             "per {w2_growth_one}.",
             "La diferència amb f no s'estreny en baixar f: {w2_gap_default} a f = {w2_forget}, "
             "{w2_gap_low} a f = {w2_forget_low} i {w2_gap_one} a f = 1; no s'estreny en "
             "{w2_gap_kept_share__el} de les {w2_n_seeds} llavors. Amb f = 1, el factor {w2_whole_one__de} "
-            "per pas es compon: en {w2_T} passos fa ×{w2_growth_one} (per sobre d'1 en "
-            "{w2_one_above_share__el} de les llavors).",
+            "per pas (el pendent ajustat) es compon: en {w2_T} passos, el gradient es multiplica per "
+            "{w2_growth_one} (per sobre d'1 en {w2_one_above_share__el} de les llavors).",
         ),
         Correction(
             "W2.5",
@@ -309,8 +329,8 @@ def readout() -> WidgetClaims:
             "El fitxer 06 no forma part d'aquest llibre, i v no hi estava definida: és una pertorbació "
             "de l'entrada, i (I + ∂F/∂x)v = v + (∂F/∂x)v. És una identitat (reproduïda amb diferències "
             "finites a {w2_residual_gap}); el que es mesura és una pila {w2_T__de} blocs, que torna el "
-            "gradient multiplicat per {w2_stack_res} per capa amb la connexió residual i per "
-            "{w2_stack_plain} sense.",
+            "gradient multiplicat per {w2_stack_res_total} amb la connexió residual ({w2_stack_res} per capa) "
+            "i per {w2_stack_plain_total} sense ({w2_stack_plain} per capa).",
         ),
     )
     header = [
@@ -346,17 +366,21 @@ def factors_table():
 # --- the figures --------------------------------------------------------------------------------
 
 
+PATH_COLOURS = {"rnn": GREY, "whole": BLUE, "cell": GREEN, "f^k": ORANGE}  # the figure's and the widget's
+PATH_STYLES = {"rnn": "-", "whole": "-", "cell": "--", "f^k": ":"}  # the widget draws "--" dashed, "-" solid
+
+
 def _plot_gradient_paths(rnn, lstm) -> Figure:
     """The gradient's norm against steps back: the RNN, the whole LSTM, its cell path alone, and fᵏ."""
     fig, ax = new_figure()
     k, f = lstm.steps_back, lstm.forget
-    for x, y, style, color, label in (
-        (rnn.steps_back, np.exp(rnn.log_grad_norms), "-", GREY, r"RNN, $\partial \mathcal{L}/\partial \mathbf{h}$"),
-        (k, np.exp(lstm.log_whole), "-", BLUE, r"LSTM, tot el gradient $\partial \mathcal{L}/\partial \mathbf{c}$"),
-        (k, np.exp(lstm.log_cell), "--", GREEN, "LSTM, només el camí de la cel·la"),
-        (k, np.exp(lstm.log_cell[0]) * f**k, ":", ORANGE, f"$f^k$ amb f = {_forget_text(f)}"),
+    for path, x, y, label in (
+        ("rnn", rnn.steps_back, np.exp(rnn.log_grad_norms), r"RNN, $\partial \mathcal{L}/\partial \mathbf{h}$"),
+        ("whole", k, np.exp(lstm.log_whole), r"LSTM, tot el gradient $\partial \mathcal{L}/\partial \mathbf{c}$"),
+        ("cell", k, np.exp(lstm.log_cell), "LSTM, només el camí de la cel·la"),
+        ("f^k", k, np.exp(lstm.log_cell[0]) * f**k, f"$f^k$ amb f = {_forget_text(f)}"),
     ):
-        ax.semilogy(x, y, style, color=color, label=label)
+        ax.semilogy(x, y, PATH_STYLES[path], color=PATH_COLOURS[path], label=label)
     return _gradient_axes(fig, ax, "passos enrere $k$")
 
 
@@ -418,10 +442,13 @@ def controls() -> dict:
     def state(forget, pinned):
         r = w2.simulate(forget=forget, pinned=pinned, seed=w1.page_seed())
         k = r.steps_back.tolist()
-        series = [
-            {"label": "RNN", "x": k, "y": plot_values(np.exp(rnn.log_grad_norms))},
-            {"label": "LSTM, tot el gradient", "x": k, "y": plot_values(np.exp(r.log_whole))},
-            {"label": "LSTM, camí de la cel·la", "dash": True, "x": k, "y": plot_values(np.exp(r.log_cell))},
+        series = [  # the figure's colours and line styles (_plot_gradient_paths)
+            {"label": label, "color": PATH_COLOURS[path], "dash": PATH_STYLES[path] != "-", "x": k, "y": plot_values(y)}
+            for path, label, y in (
+                ("rnn", "RNN", np.exp(rnn.log_grad_norms)),
+                ("whole", "LSTM, tot el gradient", np.exp(r.log_whole)),
+                ("cell", "LSTM, camí de la cel·la", np.exp(r.log_cell)),
+            )
         ]
         return {
             "readout": reading(forget, pinned),
@@ -431,6 +458,7 @@ def controls() -> dict:
                 "xlabel": "passos enrere k",
                 "ylabel": "norma del gradient",
                 "series": series,
+                "legend": "below",  # under the axes: the LSTM's curves run along the top, the RNN's across
             },
         }
 
