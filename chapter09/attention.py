@@ -50,6 +50,7 @@ from .common import N_SEEDS, memo
 __all__ = [
     "COLD",
     "COPY_TOL",
+    "EXP_UNDERFLOW",
     "MEAN_TOL",
     "SLOPE",
     "TAU_MAX",
@@ -303,13 +304,22 @@ def _constant_states(temperature: float = TEMPERATURE, n: int = N) -> tuple[floa
     return hull_excess(context, states), float(off[np.argmax(np.abs(off))])
 
 
+# Where float64's exp rounds to zero: the smallest positive float is 2⁻¹⁰⁷⁴ (math.ulp(0.0)), and exp(x)
+# rounds to 0.0 once it falls to half of it, 2⁻¹⁰⁷⁵ (round half to even).  So the threshold is
+# ln 2⁻¹⁰⁷⁵ ≈ −745,13, not ln 2⁻¹⁰⁷⁴ ≈ −744,44: exp(−745,0) is 2⁻¹⁰⁷⁴, not 0.  EXP_UNDERFLOW is the
+# smallest float whose exp is not 0.0 (np.exp of the float just below it is 0.0; tested).
+EXP_UNDERFLOW = math.log(math.ulp(0.0)) - math.log(2.0)
+
+
 def _underflow(temperature: float = TAU_MIN, n: int = N) -> tuple[int, float, float, float]:
-    """Weights exactly 0.0: how many, the largest exponent ``z − m`` among them, the least surviving one, ln 2⁻¹⁰⁷⁴."""
+    """Weights exactly 0.0 at ``temperature``: how many, the largest exponent ``z − m`` among them, the
+    least surviving one, and ``EXP_UNDERFLOW`` = ln 2⁻¹⁰⁷⁵ ≈ −745,13, below which ``exp`` rounds to 0.0
+    in float64 (every zeroed exponent lies below it, every surviving one above)."""
     scores = alignment_scores(n)
     alpha, z = softmax(scores, temperature), scores / temperature
     z = z - z.max(axis=-1, keepdims=True)
     zeroed = float(z[alpha == 0].max()) if np.any(alpha == 0) else -math.inf
-    return int((alpha == 0).sum()), zeroed, float(z[alpha > 0].min()), math.log(math.ulp(0.0))
+    return int((alpha == 0).sum()), zeroed, float(z[alpha > 0].min()), EXP_UNDERFLOW
 
 
 # --- over the draws of the states: how often the page's statements hold -------------------------

@@ -16,13 +16,17 @@ never a float, so it never overflows).
 >>> b.codes, b.sentences, b.missing_bits, b.fraction
 (4294967296, 1099511627776, 8.0, Fraction(1, 256))
 
-With realistic sizes the bound does not bind: 1.000 float32 components hold 32.000 bits,
-a 50-word sentence over 32.000 words needs about 750, and only sentences longer than
-2.138 words would no longer all fit.
+With realistic sizes the bound does not bind.  Bahdanau et al.'s encoder–decoder without
+attention (RNNencdec) handed over 1.000 numbers, 32.000 bits as float32; a 50-word sentence
+over their 30.000 words needs about 744, and only sentences of 2.152 words or more would no
+longer all fit (2.151 is the longest that does).  Sutskever et al.'s deep LSTM handed over
+8.000 (four layers, h and c, 1.000 cells each):
 
 >>> r = bottleneck(*REALISTIC)
 >>> r.fits, round(r.L * math.log2(r.V), 1), longest_sentence(*REALISTIC[:3])
-(True, 748.3, 2138)
+(True, 743.6, 2151)
+>>> bottleneck(*REALISTIC[:3], L=2152).fits, SUTSKEVER[0], longest_sentence(*SUTSKEVER)
+(False, 8000, 15717)
 
 The principle at work, on a case small enough to enumerate: all ``4⁴ = 256`` sentences
 through a toy encoder into ``2^(2·3) = 64`` codes.
@@ -45,8 +49,12 @@ from . import _check
 from .common import memo
 
 __all__ = [
+    "D_MAX",
     "ENUMERATION_LIMIT",
     "REALISTIC",
+    "SUTSKEVER",
+    "SUTSKEVER_CELLS",
+    "SUTSKEVER_LAYERS",
     "Bottleneck",
     "D",
     "L",
@@ -60,9 +68,16 @@ __all__ = [
 ]
 
 D, Q, V, L = 4, 8, 1024, 4
-# A realistic encoder of 2014: a thousand float32 components, a vocabulary of 32.000 words,
-# a long sentence of 50 words (d, q, V, L).
-REALISTIC = (1000, 32, 32000, 50)
+# A realistic encoder of 2014, Bahdanau et al.'s RNNencdec (ICLR 2015, §4.2): «The encoder and
+# decoder of the RNNencdec have 1000 hidden units each», «a shortlist of 30,000 most frequent
+# words», trained on sentences of up to 50 words; each number a float32 (d, q, V, L).
+REALISTIC = (1000, 32, 30000, 50)
+# Sutskever et al. 2014, §3.4: «deep LSTMs with 4 layers, with 1000 cells at each layer», «an output
+# vocabulary of 80,000», «Thus the deep LSTM uses 8000 real numbers to represent a sentence» (h and c
+# of each layer); float32 (d, q, V).
+SUTSKEVER_LAYERS, SUTSKEVER_CELLS = 4, 1000
+SUTSKEVER = (SUTSKEVER_LAYERS * 2 * SUTSKEVER_CELLS, 32, 80000)
+D_MAX = 16384  # components of a vector: Sutskever et al.'s 8.000 fit
 ENUMERATION_LIMIT = 2 * 10**7  # V^L·L·d numbers of an enumeration (about 2 s, 160 MB)
 
 
@@ -85,7 +100,7 @@ class Bottleneck:
 def _params(d, q, V, L):
     """The four sizes, validated."""
     return (
-        _check.integer("d", d, 1, 4096),
+        _check.integer("d", d, 1, D_MAX),
         _check.integer("q", q, 1, 64),
         _check.integer("V", V, 2, 10**7),
         _check.integer("L", L, 1, 4096),
@@ -98,7 +113,7 @@ def bottleneck(d: int = D, q: int = Q, V: int = V, L: int = L) -> Bottleneck:
 
     Parameters
     ----------
-    d : int, 1 … 4096
+    d : int, 1 … 16384 (D_MAX)
         Components of the encoder's vector.
     q : int, 1 … 64
         Bits per component.
@@ -125,7 +140,7 @@ def longest_sentence(d: int, q: int, V: int) -> int:
 
     Parameters
     ----------
-    d : int, 1 … 4096
+    d : int, 1 … 16384 (D_MAX)
         Components of the encoder's vector.
     q : int, 1 … 64
         Bits per component.
@@ -213,7 +228,7 @@ def pigeonhole(d: int = 2, q: int = 3, V: int = 4, L: int = 4, seed: int = 0) ->
 
     Parameters
     ----------
-    d : int, 1 … 4096
+    d : int, 1 … 16384 (D_MAX)
         Components of the encoder's vector.
     q : int, 1 … 64
         Bits per component.

@@ -40,6 +40,7 @@ __all__ = [
     "MINUS",
     "NBSP",
     "SUPERSCRIPT",
+    "accuracy",
     "binary_bytes",
     "de",
     "decimal",
@@ -231,6 +232,27 @@ def percent(share, digits: int = 2) -> str:
     cldr = LOCALE.percent_formats[None].pattern  # '#,##0\xa0%'
     pattern = cldr.replace("#,##0", _pattern(digits), 1)
     return _signed(format_percent(_no_negative_zero(share * 100, digits) / 100, format=pattern, locale=LOCALE))
+
+
+def accuracy(share) -> str:
+    """A model's accuracy as a whole percentage, with one decimal from 99,5 % up to (not at)
+    100 %, where a whole one would round to a 100 % the model did not reach.
+
+    Parameters
+    ----------
+    share : int or float (not bool), finite, below 1.7e306 in magnitude
+        The share of right answers, 1.0 being all of them.
+
+    Returns
+    -------
+    str
+        The percentage, as :func:`percent` writes it.
+
+    >>> accuracy(0.7), accuracy(0.996), accuracy(1.0)
+    ('70\xa0%', '99,6\xa0%', '100\xa0%')
+    """
+    share = _percentage(share, "share")
+    return percent(share, 1 if 0.995 <= share < 1 else 0)
 
 
 @_exact

@@ -109,6 +109,21 @@ def test_underflow_gives_exact_zeros_but_never_negatives():
     assert np.exp(zeroed) == 0.0 and np.exp(kept) > 0
 
 
+def test_exp_underflows_below_ln_of_half_the_smallest_float():
+    """exp rounds to 0.0 below ln 2⁻¹⁰⁷⁵ ≈ −745,13, not below ln 2⁻¹⁰⁷⁴ ≈ −744,44 (issue 23, item 10):
+    EXP_UNDERFLOW is the smallest float64 whose exp is not 0.0."""
+    import math
+
+    floor = w4.EXP_UNDERFLOW
+    assert floor == pytest.approx(-1075 * math.log(2), abs=1e-12) and round(floor, 2) == -745.13
+    assert np.exp(floor) == math.ulp(0.0) == 2.0**-1074  # rounds up to the smallest positive float
+    assert np.exp(np.nextafter(floor, -np.inf)) == 0.0 and math.exp(np.nextafter(floor, -np.inf)) == 0.0
+    ln_smallest = math.log(math.ulp(0.0))  # the threshold the page used to print: exp is far from 0 there
+    assert ln_smallest == pytest.approx(-744.44, abs=0.005) and np.exp(np.nextafter(ln_smallest, -np.inf)) > 0
+    assert np.exp(-745.0) > 0 and np.exp(-745.14) == 0.0
+    assert w4._underflow()[3] == floor
+
+
 def test_scaled_dot_product_is_a_temperature_and_depends_on_the_states():
     states = np.random.default_rng(3).standard_normal((5, 16))
     raw = states @ states.T
@@ -125,8 +140,8 @@ def test_exercise_answers():
     n = readout().numbers
     assert (n["w4_dk"], n["w4_tau_dk"]) == ("64", "8")
     assert n["w4_span_dk"] == "6,98" and w4.attend(temperature=8.0).span.mean() < w4.N
-    underflow = (n["w4_zero_weights"], n["w4_zeroed_exp"], n["w4_kept_exp"], n["w4_ln_tiny"])
-    assert underflow == ("30", "−800", "−400", "−744,44")
+    underflow = (n["w4_zero_weights"], n["w4_zeroed_exp"], n["w4_kept_exp"], n["w4_exp_floor"])
+    assert underflow == ("30", "−800", "−400", "−745,13") and n["w4_exp_floor_pow"] == "2⁻¹⁰⁷⁵"
     assert (n["w4_const_excess"], n["w4_const_sum"]) == ("2,22·10⁻¹⁶", "1 − 2⁻⁵²")
 
 
@@ -156,3 +171,53 @@ def test_the_prose_and_the_widget_print_each_number_alike():
 def test_public_functions_name_their_bad_parameters(call, name):
     with pytest.raises(ValueError, match=rf"^{name} must"):
         call()
+
+
+def test_exercise_2_only_the_ratio_of_scores_to_temperature_matters():
+    """A steeper alignment is a colder softmax; doubling both slope and τ gives back the same weights."""
+    from chapter09.pages.attention import _states_text, readout
+
+    n = readout().numbers
+    base, steep = w4.attend(), w4.attend(slope=2 * w4.SLOPE)
+    cooler, scaled = w4.attend(temperature=0.5), w4.attend(temperature=2.0, slope=2 * w4.SLOPE)
+    np.testing.assert_array_equal(steep.alpha, cooler.alpha)
+    np.testing.assert_array_equal(scaled.alpha, base.alpha)
+    assert steep.span.mean() < base.span.mean()
+    assert (n["w4_ex_slope"], n["w4_ex_tau_cooler"], n["w4_ex_tau_scaled"]) == ("0,8", "0,5", "2")
+    assert n["w4_ex_span_steep"] == n["w4_ex_span_cooler"] == _states_text(steep.span.mean()) == "4,34"
+    assert n["w4_ex_span_scaled"] == n["w4_span"] == "5,93"
+
+
+def test_exercise_3_a_hot_softmax_hands_every_step_the_same_vector():
+    from chapter09.pages.attention import readout
+
+    n = readout().numbers
+    hot, base = w4.attend(temperature=w4.TAU_MAX), w4.attend()
+    spread = lambda c: np.linalg.norm(c[:, None] - c[None], axis=-1).max()  # noqa: E731
+    assert spread(hot.context) < 0.001 * hot.state_spacing < spread(base.context)
+    assert (n["w4_ex_context_spread_hot"], n["w4_ex_context_spread"]) == ("0,0017", "1,58")
+
+
+def test_one_precision_per_quantity_in_the_figures_and_the_text_alternatives():
+    """The spans the figures and their text alternatives print are the prose's strings (issue 23, item 4)."""
+    from chapter09.pages.attention import readout
+
+    n = readout().numbers
+    for key in ("w4_span_cold", "w4_span_warm"):
+        assert n[key] in n["w4_fig_span_alt"]
+    assert (n["w4_span_cold"], n["w4_span_warm"]) == ("1,005", "6,91")
+    assert "6,914" not in n["w4_fig_span_alt"] and "5,926" not in " ".join(n.values())
+
+
+def test_the_page_keeps_floating_point_detail_in_one_collapsed_box():
+    """Item 11: one «Com ho sabem» box, folded, and no «Comprovació» left; exercises about the ideas."""
+    from pathlib import Path
+
+    page = (Path(__file__).parents[1] / "book" / "04-atencio.md").read_text(encoding="utf-8")
+    assert page.count(":::{admonition} Com ho sabem\n:class: note dropdown") == 1
+    assert "{admonition} Comprovació" not in page
+    box = page.split(":::{admonition} Com ho sabem")[1].split("\n:::\n")[0]
+    assert "w4_exp_floor" in box and "w4_const_excess" in box and "w4_rows_exact" in box
+    exercises = page.split("## Exercicis")[1]
+    assert "Prediu" in exercises and "w4_zero_weights" not in exercises and "w4_const_sum" not in exercises
+    assert "no negatius, no positius" not in page and "perilla" not in page

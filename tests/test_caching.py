@@ -40,7 +40,7 @@ ALL = [
     "module, pages",
     [
         ("attention.py", ["04-atencio", "04b-seq2seq"]),  # its page, and the page that sets learned weights beside it
-        ("pages/attention.py", ["04-atencio"]),  # what its page shows: that page alone
+        ("pages/attention.py", ["04-atencio", "04b-seq2seq"]),  # what page 04 shows, and 4b quotes (its span)
         ("rnn_gradient.py", ["01-gradient-rnn", "02-rnn-lstm"]),  # widget 2 runs widget 1's draw
         ("gates.py", ["07-portes"]),  # a widget's numbers: its page (the claims page reads, never runs)
         ("seq2seq.py", ["04b-seq2seq"]),  # the trained models: their page alone
@@ -83,7 +83,7 @@ def test_edit_of_a_widget_re_executes_its_page_with_the_new_numbers(tmp_path):
     assert build(repo, cache) == ["04-atencio"]
     html = repo / "_build" / "html"
     pasted = re.findall(r'<span class="pasted-text">([^<]*)</span>', (html / "04-atencio.html").read_text())
-    assert "12\xa0%" in pasted and "10\xa0%" not in pasted  # the glued tolerance: new, not stale
+    assert "del 12\xa0%" in pasted and "del 10\xa0%" not in pasted  # the glued tolerance: new, not stale
     claims = (html / "afirmacions.html").read_text(encoding="utf-8")
     assert "12\xa0%" in claims and "tolerància 10\xa0%" not in claims  # the claims page, written again
     assert build(repo, cache) == []  # nothing changed: nothing runs

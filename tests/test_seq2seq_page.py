@@ -36,13 +36,13 @@ def test_every_seeds_accuracy_is_in_the_table_as_the_prose_prints_it(numbers):
         for s, seed in enumerate(s2s.SEEDS):
             row = rows[a * len(s2s.SEEDS) + s]
             assert row[:2] == [page.ARM_NAMES[arm], str(seed)]
-            assert row[2:] == [page._accuracy_text(x) for x in acc[a, :, s]]
+            assert row[2:] == [fmt.accuracy(x) for x in acc[a, :, s]]
         means = [numbers[f"w4b_acc_{arm}_{n}"] for n in s2s.LENGTHS]
-        assert means == [page._accuracy_text(x) for x in acc[a].mean(axis=1)]
+        assert means == [fmt.accuracy(x) for x in acc[a].mean(axis=1)]
 
 
 def test_an_accuracy_never_prints_a_false_hundred_percent():
-    texts = [page._accuracy_text(x) for x in (0.994, 0.996, 1.0, 0.127)]
+    texts = [fmt.accuracy(x) for x in (0.994, 0.996, 1.0, 0.127)]
     assert texts == [f"99{NBSP}%", f"99,6{NBSP}%", f"100{NBSP}%", f"13{NBSP}%"]
     assert [page._gain_text(x) for x in (0.27, 0.01, -0.01)] == ["27 punts", "1 punt", "−1 punt"]
 
@@ -64,7 +64,13 @@ def test_the_exercises_answers(numbers):
 
 
 def test_the_learned_span_is_page_04s_measure_of_the_learned_weights(numbers):
-    assert numbers["w4b_span_hand"] == fmt.decimal(w4.attend().span.mean(), 2) == "5,93"
+    """Page 04's span is printed here with page 04's own string (issue 23, item 4: 5,93, never 5,926)."""
+    from chapter09.pages import attention as page04
+
+    hand = page04.readout().numbers
+    assert numbers["w4b_span_hand"] == hand["w4_span"] == fmt.decimal(w4.attend().span.mean(), 2) == "5,93"
+    assert (numbers["w4b_tau_hand"], numbers["w4b_n_hand"]) == (hand["w4_tau"], hand["w4_n"])
+    assert all(page._span_text(x) == page04._states_text(x) for x in (1.004, 1.87, 5.925856))
     short = sorted(s2s.LENGTHS)[1]
     alpha = sw._alignment(short, 0, page.N_ALIGN)
     assert alpha.shape == (short, short) and np.allclose(alpha.sum(axis=1), 1)
@@ -89,3 +95,36 @@ def test_reading_refuses_a_length_it_cannot_train():
     for bad in (3, 21, 7.5, True):
         with pytest.raises(ValueError, match="^length must"):
             page.reading(bad)
+
+
+def test_the_code_cells_print_what_the_prose_glues(numbers):
+    """The «Amb codi» cells: the example's span as the prose glues it, and the diagonal the prose names."""
+    short = sorted(s2s.LENGTHS)[1]
+    example = sw.attention_weights(sw.sweep().model("attention", short, s2s.SEEDS[0]), index=0)
+    assert fmt.decimal(w4.effective_span(example.alpha).mean(), 2) == numbers["w4b_example_span"]
+    assert (example.alpha.argmax(axis=1) == np.arange(short)).all()  # «mira sobretot la posició que ha de copiar»
+    assert "w4b_acc_attention_example" not in numbers  # the cell prints its own accuracies, to a tenth
+
+
+def test_printed_factors_counts_and_totals_agree(numbers):
+    """Each printed (per-unit amount, count, total) triple recomputes from the printed strings."""
+    integer = lambda k: int(numbers[k].replace(".", ""))  # noqa: E731
+    assert integer("w4b_bits_symbol") * integer("w4b_l_max") == integer("w4b_bits_longest")
+    assert integer("w4b_state_numbers") * integer("w4b_bits_number") == integer("w4b_bits_held")
+    assert integer("w4b_steps") * integer("w4b_batch") == integer("w4b_strings")
+    ratio = float(numbers["w4b_ratio_bits"].replace(",", "."))
+    assert abs(integer("w4b_bits_held") / integer("w4b_bits_longest") - ratio) <= 0.05
+    own, uniform = (float(numbers[k].split(NBSP)[0].replace(",", ".")) for k in ("w4b_own_attention", "w4b_uniform"))
+    assert abs(own / uniform - float(numbers["w4b_own_ratio"].replace(",", "."))) <= 0.05 + 0.5 / uniform
+
+
+def test_the_page_talks_about_the_models_not_the_build():
+    """Item 11, 13 and 15: no build machinery in the prose, «Prova-ho» marked as the book's, Catalan terms."""
+    from pathlib import Path
+
+    source = (Path(__file__).parents[1] / "book" / "04b-seq2seq.md").read_text(encoding="utf-8")
+    assert source.count(":::{admonition} Com ho sabem\n:class: note dropdown") == 1
+    assert "en construir el llibre" not in source and "Són els" not in source
+    assert ":::{container} afegit\n**Prova-ho.**" in source
+    prose = source.replace("(*encoder–decoder*)", "")
+    assert "encoder" not in prose and "decoder" not in prose and "mossega" not in prose

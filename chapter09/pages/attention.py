@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import cache
 
 import numpy as np
@@ -19,6 +20,7 @@ __all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
 _TEMPERATURES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 4.0)  # the widget's positions
 _TEMPERATURES += (10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0)
 _D_K = 64  # the base Transformer's d_k = 512 / 8 heads (exercise 1)
+_STEEPER = 2.0  # exercise 2: the alignment's slope doubled, then the temperature too
 _MAX_ROW_SUM_ULP = 2  # "sums to 1": within 2 units of 2⁻⁵³, i.e. |Σα − 1| ≤ 2⁻⁵²
 _CURVE_SLACK = 1e-12  # the span may dip by rounding alone and still count as growing with τ
 
@@ -66,6 +68,11 @@ def _power_of_two(exponent: int) -> str:
     return "2" + str(exponent).translate(fmt.SUPERSCRIPT)
 
 
+def _context_spread(context: np.ndarray) -> float:
+    """The largest distance between the contexts of two decoder steps."""
+    return float(np.linalg.norm(context[:, None, :] - context[None, :, :], axis=-1).max())
+
+
 # --- the claims' checks: each judges the numbers of one sentence of the book ----------------
 
 
@@ -111,6 +118,10 @@ def readout() -> WidgetClaims:
     rob, seeds, ulps = w4.robustness(), w4.seed_dependence(), w4._row_sum_errors()
     zeros, zeroed, kept, ln_tiny = w4._underflow(w4.TAU_MIN)
     const_excess, const_off = w4._constant_states(w4.TEMPERATURE)
+    steep = w4.attend(slope=_STEEPER * w4.SLOPE)  # exercise 2: a steeper alignment at the same τ …
+    cooler = w4.attend(temperature=w4.TEMPERATURE / _STEEPER)  # … is the same alignment at a lower τ
+    scaled = w4.attend(temperature=_STEEPER * w4.TEMPERATURE, slope=_STEEPER * w4.SLOPE)  # … and e/τ is all
+    hot = w4.attend(temperature=w4.TAU_MAX)  # exercise 3: every step's context, the same vector
     tau_k = float(np.sqrt(_D_K))  # dividing by √d_k is a softmax at τ = √d_k
     spans = lambda a: " – ".join(_states_text(x) for x in (a.span.min(), a.span.max()))  # noqa: E731
     curve_t, curve_s = w4._span_curve()
@@ -160,7 +171,8 @@ def readout() -> WidgetClaims:
         "w4_n_weights": fmt.integer(w4.N**2),
         "w4_zeroed_exp": fmt.decimal(zeroed, 0),
         "w4_kept_exp": fmt.decimal(kept, 0),
-        "w4_ln_tiny": fmt.decimal(ln_tiny, 2),
+        "w4_exp_floor": fmt.decimal(ln_tiny, 2),
+        "w4_exp_floor_pow": _power_of_two(round(math.log2(math.ulp(0.0))) - 1),
         "w4_zeroed_weight": _weight_text(float(np.exp(zeroed))),
         # scores set by hand against scores computed from the states (scaled dot product)
         "w4_sqrt_d": fmt.decimal(np.sqrt(w4.D), 2),
@@ -181,6 +193,16 @@ def readout() -> WidgetClaims:
         "w4_dk": fmt.integer(_D_K),
         "w4_tau_dk": _tau_text(tau_k),
         "w4_span_dk": _states_text(w4.attend(temperature=tau_k).span.mean()),
+        # exercise 2: only e/τ matters
+        "w4_ex_slope": fmt.decimal(_STEEPER * w4.SLOPE, 1),
+        "w4_ex_tau_cooler": _tau_text(cooler.temperature),
+        "w4_ex_tau_scaled": _tau_text(scaled.temperature),
+        "w4_ex_span_steep": _states_text(steep.span.mean()),
+        "w4_ex_span_cooler": _states_text(cooler.span.mean()),
+        "w4_ex_span_scaled": _states_text(scaled.span.mean()),
+        # exercise 3: at the highest τ every step gets (almost) the same context
+        "w4_ex_context_spread_hot": _distance_text(_context_spread(hot.context)),
+        "w4_ex_context_spread": _distance_text(_context_spread(base.context)),
     }
     # the figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows
     n["w4_fig_alpha_alt"] = (
@@ -230,7 +252,7 @@ def readout() -> WidgetClaims:
             "abast {w4_span_cold}; context a {w4_copy_gap_cold} de l'estat més proper "
             "(els estats són a {w4_spacing} de mitjana)",
             **judge(_cold_copies_one_state, cold.span.mean(), cold.copy_gap, base.state_spacing),
-            robustness="còpia (a menys d'un {w4_copy_tol} de la separació) en {w4_copy_share__el} de "
+            robustness="còpia (a menys {w4_copy_tol__del} de la separació) en {w4_copy_share__el} de "
             "{w4_n_seeds} llavors",
         ),
         Claim(
@@ -239,7 +261,7 @@ def readout() -> WidgetClaims:
             "qualitative",
             "abast {w4_span_warm} ({w4_span_warm_range}); context a {w4_mean_gap_warm} de la mitjana",
             **judge(_warm_tends_to_the_mean, warm.span.mean(), w4.N, curve_s, warm.mean_gap, base.state_spacing),
-            robustness="a menys d'un {w4_mean_tol} de la separació de la mitjana en {w4_mean_share__el} de "
+            robustness="a menys {w4_mean_tol__del} de la separació de la mitjana en {w4_mean_share__el} de "
             "{w4_n_seeds} llavors",
         ),
     )
@@ -251,17 +273,19 @@ def readout() -> WidgetClaims:
             "a molt {w4_max_ulp_value}— i no té",
             "En float64 la divisió de la softmax arrodoneix: {w4_sums_exact_share} de les files "
             "sumen 1,0 exactament i cap no se n'allunya més {w4_max_ulp_value__de} ({w4_pow_one}).",
+            change="precision",
         ),
         Correction(
             "W4.2",
             "no hi ha cap manera que una mitjana ponderada amb pesos positius que sumen 1 caigui fora",
             "en aritmètica exacta no hi ha cap manera que una mitjana ponderada amb pesos no negatius "
-            "que sumen 1 caigui fora; en coma flotant, on una suma pot quedar a un arrodoniment d'1, "
-            "el context ha quedat dins en el {w4_hull_share} dels {w4_hull_cases} casos provats",
-            "L'argument és d'aritmètica exacta: en coma flotant les files no sumen sempre 1 (fins a "
-            "{w4_max_ulp_value} de diferència), i amb tots els estats iguals a 1 el context surt de "
-            "l'envolupant per {w4_const_excess}. A τ = {w4_tau_min}, {w4_zero_weights} dels "
-            "{w4_n_weights} pesos valen 0,0 per sotaeiximent: no negatius, però no positius.",
+            "que sumen 1 caigui fora",
+            "A τ = {w4_tau_min}, {w4_zero_weights} dels {w4_n_weights} pesos valen 0,0 per sotaeiximent: "
+            "mai no són negatius, però no tots són positius. I l'argument és d'aritmètica exacta: en coma "
+            "flotant les files no sumen sempre 1 (fins a {w4_max_ulp_value} de diferència), i amb tots els "
+            "estats iguals a 1 el context surt de l'envolupant per {w4_const_excess}; amb els estats de la "
+            "pàgina, el context ha quedat dins en {w4_hull_share__el} dels {w4_hull_cases} casos provats.",
+            change="precision",
         ),
     )
     table = (

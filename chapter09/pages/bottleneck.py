@@ -23,6 +23,8 @@ _LENGTHS = tuple(range(1, 13))  # the sentence lengths of the fraction's figure 
 _REALISTIC_LENGTHS = (1, 10_000)  # the sentence lengths of the figure with realistic sizes, in words
 _MISSING_BITS_SAID = "8,0"  # "Falten 8,0 bits", as the page prints the computed bits
 _FRACTION_SAID = 2.0**-8  # the best code's share the page states: 2⁻⁸ = 0,390625 %
+_FRACTION_DIGITS = 3  # a reconstructible fraction's significant digits, wherever the page prints one
+_BAHDANAU_LONGEST = 50  # RNNsearch-50 was trained on sentences of up to 50 words (Bahdanau et al. 2015, §4.2)
 
 LABELS = {
     "codes": "codis possibles, 2 elevat a d·q",
@@ -46,9 +48,23 @@ def _bits_text(bits: float) -> str:
 
 
 def _fraction_text(fraction: Fraction) -> str:
-    """A reconstructible fraction as a percentage, exact to six decimals (a power of ten below 10⁻⁴ %)."""
+    """A reconstructible fraction as a percentage to three significant digits, no trailing zeros:
+    ``0,391 %``, ``12,1 %``, ``25 %``, ``100 %`` (a power of ten below 10⁻⁴ %).  The page's one
+    precision for a fraction: prose, widget, figures and text alternatives."""
     percent = 100 * float(fraction)
-    return (fmt.shortest(percent, 6) if percent >= 1e-4 else fmt.power_of_ten(percent)) + fmt.NBSP + "%"
+    if percent < 1e-4:
+        return fmt.power_of_ten(percent, _FRACTION_DIGITS - 1) + fmt.NBSP + "%"
+    decimals = max(0, _FRACTION_DIGITS - 1 - math.floor(math.log10(percent)))
+    return fmt.shortest(percent, decimals) + fmt.NBSP + "%"
+
+
+def _exact_fraction_text(fraction: Fraction) -> str:
+    """A fraction whose percentage has a few decimals, written in full (``0,390625 %``): only where the
+    exact value is the point (the author's «no arriba al 0,39 %»)."""
+    percent = Fraction(100) * fraction
+    if (percent * 10**6).denominator != 1:
+        raise ValueError(f"fraction must have a percentage of at most six decimals, got {fraction}")
+    return fmt.shortest(float(percent), 6) + fmt.NBSP + "%"
 
 
 def _ratio_text(fraction: Fraction) -> str:
@@ -90,6 +106,8 @@ def readout() -> WidgetClaims:
     tiny = w3.pigeonhole(seed=0)  # the first seed: nothing on the page depends on which
     used = [w3.pigeonhole(seed=s).distinct_codes for s in range(N_SEEDS)]
     real = w3.bottleneck(*w3.REALISTIC)
+    real_longest = w3.longest_sentence(real.d, real.q, real.V)
+    sutskever = w3.SUTSKEVER
     longer = w3.bottleneck(b.d, b.q, b.V, b.L + 1)  # exercise 1: one word more
     n = {
         **{f"w3_{k}": fmt.integer(v) for k, v in dict(d=b.d, q=b.q, V=b.V, L=b.L, dq=b.d * b.q).items()},
@@ -98,26 +116,37 @@ def readout() -> WidgetClaims:
         "w3_L_log2V": _bits_text(b.L * math.log2(b.V)),
         "w3_missing": _bits_text(b.missing_bits),
         "w3_fraction": _fraction_text(b.fraction),
+        "w3_fraction_exact": _exact_fraction_text(b.fraction),  # once, in the author's corrected sentence
         "w3_fraction_2": fmt.percent(float(b.fraction), 2),  # the author's rounding, which the page corrects
         "w3_fraction_ratio": _ratio_text(b.fraction),
         **{f"w3_tiny_{k}": fmt.integer(getattr(tiny.bound, k)) for k in ("d", "q", "V", "L", "sentences", "codes")},
         "w3_tiny_used": fmt.integer(tiny.distinct_codes),
         "w3_tiny_largest": fmt.integer(tiny.largest_share),
-        "w3_tiny_recovered": fmt.percent(float(tiny.reconstructible), 2),
+        "w3_tiny_recovered": _fraction_text(tiny.reconstructible),
+        "w3_tiny_recovered_ratio": _ratio_text(tiny.reconstructible),
         "w3_tiny_bound": _fraction_text(tiny.bound.fraction),
         "w3_n_seeds": fmt.integer(len(used)),
         "w3_seed": fmt.integer(0),
-        "w3_used_median": fmt.integer(int(np.median(used))),
+        "w3_used_median": fmt.shortest(float(np.median(used)), 1),  # 200 seeds: the mean of the middle two
         "w3_used_max": fmt.integer(max(used)),
         "w3_below_share": fmt.share(np.mean([u < tiny.bound.codes for u in used])),
-        # realistic sizes: the bound does not bind
+        # realistic sizes: the bound does not bind (Bahdanau et al.'s RNNencdec; Sutskever et al.'s deep LSTM)
         **{f"w3_real_{k}": fmt.integer(v) for k, v in dict(d=real.d, q=real.q, V=real.V, L=real.L).items()},
         "w3_real_dq": fmt.integer(real.d * real.q),
         "w3_real_log2V": fmt.decimal(math.log2(real.V), 2),
         "w3_real_L_log2V": _bits_text(real.L * math.log2(real.V)),
         "w3_real_spare": _bits_text(-real.missing_bits),
         "w3_real_fraction": _fraction_text(real.fraction),
-        "w3_real_Lmax": fmt.integer(w3.longest_sentence(real.d, real.q, real.V)),
+        "w3_real_Lmax": fmt.integer(real_longest),  # the longest length at which every sentence still fits
+        "w3_real_Lout": fmt.integer(real_longest + 1),  # the first length that leaves sentences out
+        "w3_sut_layers": fmt.integer(w3.SUTSKEVER_LAYERS),
+        "w3_sut_cells": fmt.integer(w3.SUTSKEVER_CELLS),
+        "w3_sut_d": fmt.integer(sutskever[0]),
+        "w3_sut_dq": fmt.integer(sutskever[0] * sutskever[1]),
+        "w3_sut_V": fmt.integer(sutskever[2]),
+        "w3_sut_Lmax": fmt.integer(w3.longest_sentence(*sutskever)),
+        "w3_bahdanau_longest": fmt.integer(_BAHDANAU_LONGEST),
+        "w3_bahdanau_model": f"RNNsearch-{_BAHDANAU_LONGEST}",
         # exercises
         "w3_ex_L": fmt.integer(longer.L),
         "w3_ex_factor": fmt.integer(int(b.fraction / longer.fraction)),
@@ -145,7 +174,7 @@ def readout() -> WidgetClaims:
     alone = dict(tiny.sentences_per_code).get(1, 0)
     n["w3_fig_pigeonhole_alt"] = (
         f"Quants codis tenen al darrere una frase, dues, tres…, en el cas petit de {n['w3_tiny_sentences']} frases i "
-        f"{n['w3_tiny_codes']} codis possibles: l’encoder en fa servir {n['w3_tiny_used']}; "
+        f"{n['w3_tiny_codes']} codis possibles: el codificador en fa servir {n['w3_tiny_used']}; "
         f"{fmt.integer(alone)} {'codi té' if alone == 1 else 'codis tenen'} una sola frase i el més ple "
         f"n’agrupa {n['w3_tiny_largest']}."
     )
@@ -161,16 +190,27 @@ def readout() -> WidgetClaims:
         ),
         Claim(
             "W3.2",
-            "Fracció màxima reconstruïble $2^{dq}/V^L = 2^{dq - L\\log_2 V}$, sigui quin sigui l'encoder.",
+            "Fracció màxima reconstruïble $2^{dq}/V^L = 2^{dq - L\\log_2 V}$, sigui quin sigui el codificador.",
             "exact",
-            "$2^{{{w3_dq}}}/{w3_V}^{{{w3_L}}}$ = {w3_fraction_ratio}: hi falten {w3_missing} bits",
+            "$2^{{{w3_dq}}}/{w3_V}^{{{w3_L}}}$ = {w3_fraction_ratio}: hi falten {w3_missing} bits. El llibre "
+            "manté «Cap arquitectura no hi pot fer res» perquè, amb aquestes d i q, és aritmètica; amb les mides "
+            "del model sense atenció de Bahdanau et al. (2015), d = {w3_real_d} i V = {w3_real_V}, hi caben totes "
+            "les frases fins a L = {w3_real_Lmax}, i el que fa perdre qualitat amb la longitud no és aquesta fita "
+            "sinó el que el model aprèn (pàgina 4b). Les fonts: Bahdanau et al. (2015), figura 2, «the "
+            "performance of RNNencdec dramatically drops as the length of the sentences increases» i «RNNsearch-50, "
+            "especially, shows no performance deterioration even with sentences of length 50 or more»; Sutskever "
+            "et al. (2014), amb {w3_sut_d} nombres per frase i la frase invertida, «the LSTM did not have "
+            "difficulty on long sentences»; Cho et al. (2014), «its performance degrades rapidly as the length "
+            "of the sentence and the number of unknown words increase»: la longitud i les paraules desconegudes, "
+            "barrejades.",
             **judge(_fraction_is_the_bound, b.fraction, b.d, b.q, b.V, b.L, b.missing_bits),
         ),
         Claim(
             "W3.3",
             "Falten 8,0 bits i ni el millor codi no arriba al 0,39 %.",
             "exact",
-            "falten {w3_missing} bits; fracció {w3_fraction_ratio} = {w3_fraction}",
+            "falten {w3_missing} bits; fracció {w3_fraction_ratio} = {w3_fraction_exact} (a la figura i al "
+            "giny, amb tres xifres significatives: {w3_fraction})",
             **judge(_eight_bits_missing, n["w3_missing"], float(b.fraction)),
         ),
     )
@@ -178,9 +218,10 @@ def readout() -> WidgetClaims:
         Correction(
             "W3.3",
             "ni el millor codi imaginable no arriba al 0,39 %",
-            "ni el millor codi imaginable no passa del {w3_fraction}",
-            "2⁻⁸ = {w3_fraction_ratio} = {w3_fraction} exactament, que és més que 0,39 %: "
+            "ni el millor codi imaginable no passa del {w3_fraction_exact}",
+            "2⁻⁸ = {w3_fraction_ratio} = {w3_fraction_exact} exactament, que és més que {w3_fraction_2}: "
             "el millor codi hi arriba i el passa per poc.",
+            change="precision",
         ),
     )
     return WidgetClaims("W3", "03-coll-ampolla", n, claims, corrections, paragraphs=(7, 8))
@@ -289,7 +330,7 @@ def controls() -> dict:
         [
             control("d", "d (components)", (2, 4, 8, 16), w3.D, fmt.integer),
             control("q", "q (bits per component)", (4, 8, 16), w3.Q, fmt.integer),
-            control("V", "V (vocabulari)", (2, 1024, 32000), w3.V, fmt.integer),
+            control("V", "V (vocabulari)", (2, w3.V, w3.REALISTIC[2]), w3.V, fmt.integer),
             control("L", "L (paraules)", _LENGTHS, w3.L, fmt.integer),
         ],
         state,

@@ -23,6 +23,7 @@ from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, heat_maps, new_figure, typeset
 from ..seq2seq_sweep import _accuracy, _models, _page_sweep
 from ..seq2seq_task import BATCH, MAX_LENGTH, N_TEST, V
+from . import attention as page04
 
 __all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
 
@@ -50,11 +51,6 @@ LABELS = {
 # --- each printed quantity's one formatting -----------------------------------------------------
 
 
-def _accuracy_text(x: float) -> str:
-    """An accuracy: a whole percentage, one decimal between 99,5 % and 100 % (never a false 100 %)."""
-    return fmt.percent(x, 1 if 0.995 <= x < 1 else 0)
-
-
 def _gain_text(x: float) -> str:
     """A difference of accuracies, in percentage points: ``28 punts``, ``1 punt``."""
     points = fmt.decimal(100 * x, 0)
@@ -62,8 +58,8 @@ def _gain_text(x: float) -> str:
 
 
 def _span_text(x: float) -> str:
-    """An effective number of positions, as page 04 writes it: two decimals."""
-    return fmt.decimal(x, 2)
+    """An effective number of positions, as page 04 writes it (its one formatting of a span)."""
+    return page04._states_text(x)
 
 
 def _loss_text(x: float) -> str:
@@ -141,7 +137,7 @@ def readout() -> WidgetClaims:
     loss_end = {arm: np.mean([m.loss[-N_LAST:].mean() for m in _models(arm, longest)]) for arm in s2s.ARMS}
     reversed_distance = sweep._paths("reversed", 0, N_PATHS).distance
     plain_distance = sweep._paths("bottleneck", 0, N_PATHS).distance
-    hand = w4.attend()
+    hand = page04.readout().numbers  # page 04's strings for page 04's example
     example = sweep.attention_weights(sw.model("attention", short_length, sw.seeds[0]), 0)  # the «Amb codi» cell's
     n = {
         "w4b_v": fmt.integer(V),
@@ -167,16 +163,16 @@ def readout() -> WidgetClaims:
         "w4b_margin": _gain_text(MARGIN),
         "w4b_beats_from": fmt.integer(from_length),
         "w4b_n_first": fmt.integer(N_FIRST),
-        "w4b_aligned": _accuracy_text(aligned),
+        "w4b_aligned": fmt.accuracy(aligned),
         "w4b_aligned_min": fmt.share(ALIGNED),
-        "w4b_aligned_longest": _accuracy_text(np.mean([sweep._aligned_share(longest, s, N_ALIGN) for s in sw.seeds])),
-        "w4b_acc_attention_worst": _accuracy_text(_accuracy("attention")[-1].min()),
+        "w4b_aligned_longest": fmt.accuracy(np.mean([sweep._aligned_share(longest, s, N_ALIGN) for s in sw.seeds])),
+        "w4b_acc_attention_worst": fmt.accuracy(_accuracy("attention")[-1].min()),
         "w4b_n_align": fmt.integer(N_ALIGN),
         "w4b_n_paths": fmt.integer(N_PATHS),
         "w4b_uniform": fmt.share(uniform),
-        "w4b_span_hand": _span_text(hand.span.mean()),
-        "w4b_tau_hand": fmt.shortest(w4.TEMPERATURE),
-        "w4b_n_hand": fmt.integer(w4.N),
+        "w4b_span_hand": hand["w4_span"],
+        "w4b_tau_hand": hand["w4_tau"],
+        "w4b_n_hand": hand["w4_n"],
         "w4b_span_short": _span_text(w4.effective_span(sweep._alignment(short_length, 0, N_ALIGN)).mean()),
         "w4b_span_longest": _span_text(w4.effective_span(sweep._alignment(longest, 0, N_ALIGN)).mean()),
         "w4b_loss_chance": _loss_text(np.log(V)),
@@ -195,23 +191,21 @@ def readout() -> WidgetClaims:
         "w4b_ratio_bits": fmt.decimal(2 * s2s.H * BITS_PER_NUMBER / (bits * longest), 1),
     }
     for arm in s2s.ARMS:
-        n[f"w4b_own_{arm}"] = _accuracy_text(own[arm])
+        n[f"w4b_own_{arm}"] = fmt.accuracy(own[arm])
         n[f"w4b_loss_{arm}"] = _loss_text(loss_end[arm])
         n[f"w4b_acc_{arm}_first"], n[f"w4b_acc_{arm}_last"] = (
-            _accuracy_text(mean[arm][0]),
-            _accuracy_text(mean[arm][-1]),
+            fmt.accuracy(mean[arm][0]),
+            fmt.accuracy(mean[arm][-1]),
         )
         for length, acc, seeds in zip(sw.lengths, mean[arm], _accuracy(arm)):
-            n[f"w4b_acc_{arm}_{length}"] = _accuracy_text(acc)
+            n[f"w4b_acc_{arm}_{length}"] = fmt.accuracy(acc)
             for seed, x in zip(sw.seeds, seeds):
-                n[f"w4b_acc_{arm}_{length}_s{seed}"] = _accuracy_text(x)
-    n["w4b_acc_bottleneck_short"] = _accuracy_text(mean["bottleneck"][sw.lengths.index(short_length)])
-    for arm in ("attention", "bottleneck"):  # the «Amb codi» cell trains these two
-        n[f"w4b_acc_{arm}_example"] = _accuracy_text(sw.model(arm, short_length, sw.seeds[0]).accuracy)
+                n[f"w4b_acc_{arm}_{length}_s{seed}"] = fmt.accuracy(x)
+    n["w4b_acc_bottleneck_short"] = fmt.accuracy(mean["bottleneck"][sw.lengths.index(short_length)])
     ends = {arm: sweep._ends(arm, N_FIRST) for arm in ("bottleneck", "reversed")}
     first, last = ({arm: e[k].mean() for arm, e in ends.items()} for k in (0, 1))
     for arm in ("bottleneck", "reversed"):
-        n[f"w4b_first_{arm}"], n[f"w4b_last_{arm}"] = _accuracy_text(first[arm]), _accuracy_text(last[arm])
+        n[f"w4b_first_{arm}"], n[f"w4b_last_{arm}"] = fmt.accuracy(first[arm]), fmt.accuracy(last[arm])
     # the gains as the difference of the printed percentages (the claim judges the unrounded ones)
     printed = lambda x: round(100 * x) / 100  # noqa: E731
     n["w4b_first_gain"] = _gain_text(printed(first["reversed"]) - printed(first["bottleneck"]))
@@ -454,7 +448,7 @@ def reading(length: int = max(s2s.LENGTHS)) -> dict[str, str]:
     trained = sweep.sweep(lengths=(length,))  # the page's own trainings at its lengths
     acc = {arm: trained.accuracy[trained.arms.index(arm), 0].mean() for arm in s2s.ARMS}
     return {
-        **{arm: _accuracy_text(acc[arm]) for arm in s2s.ARMS},
+        **{arm: fmt.accuracy(acc[arm]) for arm in s2s.ARMS},
         "span": _span_text(w4.effective_span(sweep._alignment(length, s2s.SEEDS[0], N_ALIGN)).mean()),
         "bits": fmt.integer(int(np.log2(V)) * length),
     }
