@@ -27,11 +27,21 @@ two terms to ``L = 6d``); softmax, norms and biases are of lower order.
 To generate, the token at position t costs the projections of one token, ``8d²``, and its
 attention over the t keys cached, ``4td``: L tokens cost ``8Ld² + 2L(L+1)d``.
 
+What runs in parallel (Vaswani et al. 2017, Table 1): a self-attention layer needs one
+sequential step and links any two positions by a path of one step; a recurrent layer needs L
+sequential steps and its longest path is L − 1 steps.  Only the recurrence is serial: the
+products on the inputs, ``W_xh x_t`` (half of every cell's FLOP), are one (L×d)(d×d) product
+for all steps at once; it is the nonlinearity around ``W_hh h_{t-1}`` that makes h_t wait for
+h_{t-1}.  A linear recurrence, ``h_t = a_t h_{t-1} + b_t``, composes affine maps, an
+associative operation: a parallel scan (Hillis–Steele) reaches every h_t in ``⌈log₂ L⌉``
+rounds (Martin and Cundy 2018).
+
 Memory at inference: a recurrent layer keeps a few d-vectors (an LSTM h and c), whatever L;
 a Transformer's KV-cache keeps a key and a value of d numbers per token and layer,
-``2·layers·L·d·bytes``.  With grouped-query attention (Ainslie et al. 2023) G query heads
-share one key–value head and the cache keeps d/G numbers of each; multi-query attention
-(Shazeer 2019) is the case of one group holding every head.
+``2·layers·L·d·bytes``.  With grouped-query attention GQA-G (Ainslie et al. 2023) the
+n_h query heads fall into G groups, each sharing one key–value head: the cache keeps
+``G·d/n_h`` numbers of each, G = n_h is ordinary multi-head attention and G = 1 is
+multi-query attention (Shazeer 2019).
 
 Every cost is an exact integer.
 
@@ -39,6 +49,8 @@ Every cost is an exact integer.
 4.0
 >>> solve_quadratic(4 * 1024, 4 * 1024**2, 0)  # Transformer = RNN: 4d·L² + 4d²·L = 0
 (-1024, 0)
+>>> _sequential_steps(2048, "attention"), _sequential_steps(2048, "recurrent"), _sequential_steps(2048, "linear")
+(1, 2048, 11)
 """
 
 from __future__ import annotations
@@ -61,6 +73,7 @@ __all__ = [
     "PUBLISHED_13B_PARAMS_BILLIONS",
     "RECURRENT_PRODUCTS",
     "STATE_VECTORS",
+    "SWEEP_SPAN",
     "D",
     "L",
     "kv_cache_bytes",
@@ -77,6 +90,7 @@ FLOPS_PER_MAC = 2  # a multiply-add counts as two floating-point operations
 RECURRENT_PRODUCTS = {"RNN": 2, "GRU": 6, "LSTM": 8}  # p: d×d matrix–vector products per token
 LAYERS, BYTES = 16, 4  # the memory model: 16 layers in fp32
 STATE_VECTORS = 2  # an LSTM keeps h and c per layer
+SWEEP_SPAN = 128  # the sweep runs to 128·d: 131.072 tokens at d = 1.024, the longest context of the page
 
 # A published configuration, the 13B model of Kwon et al. (2023): d = 5.120, 40 layers
 # (of 40 heads), fp16.  Its KV-cache is 819.200 B = 800 KiB per token.
@@ -225,6 +239,40 @@ def _generation_flops(L: int, d: int) -> int:
     return FLOPS_PER_MAC * (4 * L * d * d + L * (L + 1) * d)
 
 
+def _input_flops(L: int, d: int, cell: str = "RNN") -> int:
+    """The products on the inputs, ``W x_t`` for every gate and step: half of ``rnn_flops``, and parallel."""
+    return FLOPS_PER_MAC * (RECURRENT_PRODUCTS[cell] // 2) * L * d * d
+
+
+# --- what runs in parallel (Vaswani et al. 2017, Table 1) --------------------------------------
+
+
+def _sequential_steps(L: int, layer: str) -> int:
+    """The steps that must follow one another in a layer: 1 ("attention"), L ("recurrent"), or the
+    ⌈log₂ L⌉ rounds of a parallel scan ("linear", a linear recurrence)."""
+    if layer == "attention":
+        return 1
+    if layer == "recurrent":
+        return L
+    return (L - 1).bit_length()  # ⌈log₂ L⌉, as _linear_scan counts its rounds
+
+
+def _path_length(L: int, layer: str) -> int:
+    """The longest path between two of L positions, in steps: 1 through attention, L − 1 through a recurrence."""
+    return 1 if layer == "attention" else L - 1
+
+
+def _linear_scan(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, int]:
+    """``h_t = a_t·h_{t-1} + b_t`` from h_0 = 0 for every t, by a Hillis–Steele scan: each round composes
+    every step's affine map with the one 2ʳ steps before it, all at once.  The states and the rounds."""
+    A, B = np.array(a, dtype=np.float64), np.array(b, dtype=np.float64)
+    rounds, shift = 0, 1
+    while shift < len(A):
+        A[shift:], B[shift:] = A[shift:] * A[:-shift], A[shift:] * B[:-shift] + B[shift:]
+        rounds, shift = rounds + 1, 2 * shift
+    return B, rounds
+
+
 # --- the sweep: the crossing of the two terms read off a grid --------------------------------
 
 
@@ -244,12 +292,12 @@ def sweep(d: int = D) -> tuple[np.ndarray, float]:
     Returns
     -------
     tuple of numpy.ndarray of int64 and float
-        The grid, about 97 lengths spaced evenly in log from 10 (from d when 2d ≤ 10) to 64·d
-        (read-only), and the crossing read off it, in tokens (remembered).
+        The grid, about 97 lengths spaced evenly in log from 10 (from d when 2d ≤ 10) to
+        ``SWEEP_SPAN``·d = 128·d (read-only), and the crossing read off it, in tokens (remembered).
     """
     d = _check.integer("d", d, 1, 10**6)
     start = 1 if 2 * d > 10 else np.log10(d)  # the grid starts below 2d
-    lengths = _check.frozen(np.unique(np.round(np.logspace(start, np.log10(64 * d), 97))), np.int64)
+    lengths = _check.frozen(np.unique(np.round(np.logspace(start, np.log10(SWEEP_SPAN * d), 97))), np.int64)
     g = np.log([_attention_flops(int(n), d) / _projection_flops(int(n), d) for n in lengths])
     i = int(np.nonzero((g[:-1] < 0) & (g[1:] >= 0))[0][0])
     x0, x1 = np.log(lengths[i]), np.log(lengths[i + 1])
@@ -272,8 +320,9 @@ def recurrent_state_bytes(
         Number of layers.
     bytes_per_number : int, 1 … 16
         Bytes per stored number (4: fp32, 2: fp16).
-    vectors : int, 1 … 16
-        State vectors per layer (1: a simple RNN or a GRU, h; 2: an LSTM, h and c).
+    vectors : int, 1 … 10**6
+        State vectors of d numbers per layer (1: a simple RNN or a GRU, h; 2: an LSTM, h and c;
+        d: a d×d matrix, the state of a one-head linear attention).
 
     Returns
     -------
@@ -283,13 +332,22 @@ def recurrent_state_bytes(
     d = _check.integer("d", d, 1, 10**6)
     layers = _check.integer("layers", layers, 1, 10_000)
     bytes_per_number = _check.integer("bytes_per_number", bytes_per_number, 1, 16)
-    return _check.integer("vectors", vectors, 1, 16) * layers * d * bytes_per_number
+    return _check.integer("vectors", vectors, 1, 10**6) * layers * d * bytes_per_number
 
 
 def kv_cache_bytes(
-    L: int = L, d: int = D, layers: int = LAYERS, bytes_per_number: int = BYTES, kv_groups: int = 1
+    L: int = L,
+    d: int = D,
+    layers: int = LAYERS,
+    bytes_per_number: int = BYTES,
+    heads: int = 1,
+    kv_groups: int | None = None,
 ) -> int:
-    """A Transformer's KV-cache: a key and a value of ``d / kv_groups`` numbers per token and layer.
+    """A Transformer's KV-cache: a key and a value of ``kv_groups·d/heads`` numbers per token and layer.
+
+    Grouped-query attention as Ainslie et al. (2023) write it, GQA-G: the ``heads`` query heads
+    fall into G = ``kv_groups`` groups, each sharing one key head and one value head.  G = heads
+    (the default) is ordinary multi-head attention; G = 1 is multi-query attention.
 
     Parameters
     ----------
@@ -301,8 +359,10 @@ def kv_cache_bytes(
         Number of layers.
     bytes_per_number : int, 1 … 16
         Bytes per stored number (4: fp32, 2: fp16).
-    kv_groups : int, 1 … d, a divisor of d
-        Query heads per key–value head, G (1: ordinary multi-head attention).
+    heads : int, 1 … d, a divisor of d
+        Query heads per layer, n_h, each of d/heads numbers.
+    kv_groups : int, 1 … heads, a divisor of heads, or None
+        G, the groups of query heads, one key head and one value head each (None: G = heads).
 
     Returns
     -------
@@ -312,7 +372,12 @@ def kv_cache_bytes(
     L, d = _sizes(L, d)
     layers = _check.integer("layers", layers, 1, 10_000)
     bytes_per_number = _check.integer("bytes_per_number", bytes_per_number, 1, 16)
-    kv_groups = _check.integer("kv_groups", kv_groups, 1, d)
-    if d % kv_groups:
-        raise ValueError(f"kv_groups must be an integer from 1 to {d} that divides d = {d}, got {kv_groups}")
-    return 2 * layers * L * (d // kv_groups) * bytes_per_number
+    heads = _check.integer("heads", heads, 1, d)
+    if d % heads:
+        raise ValueError(f"heads must be an integer from 1 to {d} that divides d = {d}, got {heads}")
+    kv_groups = heads if kv_groups is None else _check.integer("kv_groups", kv_groups, 1, heads)
+    if heads % kv_groups:
+        raise ValueError(
+            f"kv_groups must be an integer from 1 to {heads} that divides heads = {heads}, got {kv_groups}"
+        )
+    return 2 * layers * L * kv_groups * (d // heads) * bytes_per_number

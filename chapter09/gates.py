@@ -7,9 +7,13 @@ their parameters are matched:
   ``i = σ(a)`` and ``g = b``: literally the same expression;
 * a mixture of experts with one expert per channel (expert j returns ``b_j``) and a
   gate ``σ(a_j)`` per expert, routed top-k by gate value; with ``k = n`` nothing is
-  switched off.  Shazeer et al. (2017) weight the kept experts with a softmax over
-  their logits, some current models (DeepSeek-V3) score them with a sigmoid: both
-  increase with the logit, so they keep the same experts and only the weights differ;
+  switched off.  Each expert here is a constant, b_j, blind to the input (a real MoE's
+  experts are feed-forward networks).  Shazeer et al. (2017) weight the kept experts
+  with a softmax over their logits, DeepSeek-V3 scores them with a sigmoid: both
+  increase with the logit, so they keep the same experts and only the weights differ —
+  unless, as DeepSeek-V3 does to balance the load without an auxiliary loss, a bias per
+  expert is added to the scores for the top-k alone: a bias larger than the margin
+  between the k-th gate kept and the best gate left out swaps those two experts;
 * SwiGLU's path, ``Swish(a)⊙b'`` with ``Swish(a) = a·σ(a)`` and ``b' = b/a``: a
   division and a multiplication more than the reference, and each rounds.
 
@@ -169,6 +173,20 @@ def _same_experts(a: np.ndarray, k: int) -> bool:
     return all(np.array_equal(picks[0], p) for p in picks[1:])
 
 
+def _selection_margin(a: np.ndarray, k: int) -> tuple[float, int, int]:
+    """How near the top-k by σ(a) is to changing (k < n): the k-th gate kept minus the best gate left
+    out, the channel that would leave and the one that would enter (indices from 0)."""
+    gate = sigmoid(a)
+    order = np.argsort(-gate, kind="stable")
+    out, into = int(order[k - 1]), int(order[k])
+    return float(gate[out] - gate[into]), out, into
+
+
+def _biased_top(a: np.ndarray, bias: np.ndarray, k: int) -> np.ndarray:
+    """DeepSeek-V3's selection: the top-k of σ(a) + bias (the bias enters the choice, not the weights)."""
+    return _top(sigmoid(a) + bias, k)
+
+
 def _router_weights(a: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Shazeer et al.'s top-k experts by logit, their gates σ(a_j), and its softmax over those k logits alone."""
     kept = _top(a, k)
@@ -252,6 +270,8 @@ class Robustness:
     swish_range: tuple  # (min, max) of Swish(a) over all draws: an unbounded gate
     sigmoid_range: tuple
     same_experts: float  # share of seeds where the routers keep the same experts for every k
+    margin_median: float  # the median over seeds of the top-k's selection margin (``_selection_margin``)
+    margin_range: tuple
 
 
 @memo
@@ -273,6 +293,7 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
     counts = Counter(g.swiglu_gap for g in runs)
     topk = [g.topk_gap for g in runs]
     a = np.concatenate([g.a for g in runs])
+    margins = [_selection_margin(g.a, g.top_k)[0] for g in runs]
     return Robustness(
         n_seeds=n_seeds,
         bitwise=float(np.mean([g.lstm_gap == g.moe_gap == 0.0 for g in runs])),
@@ -282,4 +303,6 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
         swish_range=(float(_swish(a).min()), float(_swish(a).max())),
         sigmoid_range=(float(sigmoid(a).min()), float(sigmoid(a).max())),
         same_experts=float(np.mean([all(_same_experts(g.a, k) for k in range(1, g.channels + 1)) for g in runs])),
+        margin_median=float(np.median(margins)),
+        margin_range=(min(margins), max(margins)),
     )

@@ -91,7 +91,7 @@ WIDGETS = (
         "gates",
         "07-portes",
         "Les portes: σ(a)⊙b",
-        {"top_k": ("canals que el router deixa passar (top-k)", int)},
+        {"top_k": ("canals que l’encaminador deixa passar (top-k)", int)},
     ),
 )
 ALIASES = {"6": "cost-i-memoria", "w6": "cost-i-memoria"}  # figure 6 (memory) shares page 5's widget

@@ -1,10 +1,12 @@
 """Widgets 5 and 6: the cost model and the memory model, exactly."""
 
+import math
 from fractions import Fraction
 
 import pytest
 
 from chapter09 import cost as w5
+from chapter09 import fmt
 
 
 @pytest.mark.parametrize("d", [1, 7, 64, 1024])
@@ -91,11 +93,17 @@ def test_generation_step_by_step():
 
 
 def test_published_13b_and_grouped_queries():
-    cfg = w5.PUBLISHED_13B
+    cfg, heads = w5.PUBLISHED_13B, w5.PUBLISHED_13B_HEADS
     assert w5.kv_cache_bytes(1, **cfg) == 819_200 == 800 * 1024  # Kwon et al. 2023: 800 KB per token
     assert w5.kv_cache_bytes(2048, **cfg) == 1_677_721_600
-    assert w5.kv_cache_bytes(1, kv_groups=8, **cfg) == 102_400
-    assert w5.kv_cache_bytes(1, kv_groups=w5.PUBLISHED_13B_HEADS, **cfg) == 20_480
+    # Ainslie et al.'s GQA-G: G groups; GQA-H is multi-head attention, GQA-1 multi-query attention
+    assert w5.kv_cache_bytes(1, heads=heads, kv_groups=heads, **cfg) == w5.kv_cache_bytes(1, heads=heads, **cfg)
+    assert w5.kv_cache_bytes(1, heads=heads, **cfg) == w5.kv_cache_bytes(1, **cfg)
+    assert w5.kv_cache_bytes(1, heads=heads, kv_groups=8, **cfg) == 163_840 == 819_200 * 8 // 40
+    assert w5.kv_cache_bytes(1, heads=heads, kv_groups=1, **cfg) == 20_480
+    for G in (1, 2, 4, 5, 8, 10, 20, 40):  # the cache grows with the number of groups, never with heads alone
+        one_group = w5.kv_cache_bytes(1, heads=heads, kv_groups=1, **cfg)
+        assert w5.kv_cache_bytes(1, heads=heads, kv_groups=G, **cfg) == G * one_group
     assert w5.recurrent_state_bytes() == w5.kv_cache_bytes(L=1)  # one token of cache = the LSTM state
     assert w5.recurrent_state_bytes(vectors=1) == 65_536
 
@@ -119,7 +127,8 @@ def test_page_readout_exercise_answers():
         "1,68" + nb + "GB",
         "1,56" + nb + "GiB",
     )
-    assert (n["w6_13b_gqa_exact"], n["w6_13b_gqa_kib"]) == ("102.400", "100" + nb + "KiB")
+    assert (n["w6_13b_gqa_exact"], n["w6_13b_gqa_kib"]) == ("163.840", "160" + nb + "KiB")
+    assert (n["w6_gqa_groups"], n["w6_gqa_heads_per_group"]) == ("8", "5")
     assert (n["w6_13b_mqa_exact"], n["w6_13b_mqa_kib"]) == ("20.480", "20" + nb + "KiB")
     assert n["w6_kv_long_gib"] == "16" + nb + "GiB" and n["w6_state_h"] == "65,5" + nb + "kB"
 
@@ -130,9 +139,125 @@ def test_page_readout_exercise_answers():
         (lambda: w5.rnn_flops(10, 10, "transformer"), "cell"),
         (lambda: w5.ratio(10, 10, "GRU "), "cell"),
         (lambda: w5.kv_cache_bytes(kv_groups=0), "kv_groups"),
-        (lambda: w5.kv_cache_bytes(kv_groups=3), "kv_groups"),  # 3 does not divide d = 1.024
+        (lambda: w5.kv_cache_bytes(kv_groups=3), "kv_groups"),  # 3 > heads = 1
+        (lambda: w5.kv_cache_bytes(heads=3), "heads"),  # 3 does not divide d = 1.024
+        (lambda: w5.kv_cache_bytes(heads=16, kv_groups=3), "kv_groups"),  # 3 does not divide 16 heads
+        (lambda: w5.kv_cache_bytes(heads=16, kv_groups=32), "kv_groups"),  # more groups than heads
+        (lambda: w5.recurrent_state_bytes(vectors=0), "vectors"),
     ],
 )
 def test_new_parameters_raise_value_error_naming_them(call, name):
     with pytest.raises(ValueError, match=rf"^{name} must be"):
         call()
+
+
+def test_the_cost_sweep_reaches_the_longest_context_of_the_page():
+    """Fig. «cost» runs to 131.072 tokens, the length the text and the table use."""
+    from chapter09.pages import cost as page
+
+    lengths, _ = w5.sweep(w5.D)
+    assert lengths[-1] == w5.SWEEP_SPAN * w5.D == page.L_LONG
+    n = page.readout().numbers
+    assert f"a {n['w6_L_long']} tokens" in n["w5_fig_cost_alt"]
+
+
+@pytest.mark.parametrize("L", [1, 2, 3, 5, 8, 9, 100, 2048])
+def test_a_linear_recurrence_runs_in_log_steps(L):
+    """h_t = a_t·h_{t-1} + b_t by the parallel scan: the serial loop's states, in ⌈log₂ L⌉ rounds."""
+    import numpy as np
+
+    rng = np.random.default_rng(L)
+    a, b = rng.uniform(-1, 1, L), rng.standard_normal(L)
+    h, rounds = w5._linear_scan(a, b)
+    state, serial = 0.0, []
+    for t in range(L):
+        state = a[t] * state + b[t]
+        serial.append(state)
+    assert np.allclose(h, serial, rtol=1e-12, atol=1e-12)
+    assert rounds == w5._sequential_steps(L, "linear") == (0 if L == 1 else math.ceil(math.log2(L)))
+    assert w5._sequential_steps(L, "recurrent") == L and w5._sequential_steps(L, "attention") == 1
+    assert w5._path_length(L, "recurrent") == L - 1 and w5._path_length(L, "attention") == 1
+
+
+@pytest.mark.parametrize("cell", ["RNN", "GRU", "LSTM"])
+def test_half_of_a_recurrent_layer_is_on_the_inputs(cell):
+    """W x_t for every gate: one product for all steps, half of the layer's FLOP."""
+    assert 2 * w5._input_flops(2048, 1024, cell) == w5.rnn_flops(2048, 1024, cell)
+    assert w5._input_flops(7, 3, cell) == 2 * (w5.RECURRENT_PRODUCTS[cell] // 2) * 7 * 9
+
+
+def test_vaswani_count_without_projections_crosses_at_l_equal_d():
+    """Vaswani et al.: self-attention (n²·d) is cheaper than a recurrent layer (n·d²) when n < d."""
+    from chapter09.pages import cost as page
+
+    d = 1024
+    assert page._attention_alone_below_rnn(d) == d
+    assert w5._attention_flops(d - 1, d) < w5.rnn_flops(d - 1, d)
+    assert w5._attention_flops(d + 1, d) > w5.rnn_flops(d + 1, d)
+    header, rows = page.readout().table("vaswani")
+    assert len(header) == 5 and [r[3] for r in rows] == ["1", "2.048"] and [r[4] for r in rows] == ["1", "2.047"]
+
+
+def _number(text: str) -> float:
+    """A printed Catalan number back to a float: 1.677.721.600, 4,29·10⁹, 50 %, 67,1 MB."""
+    units = {"B": 1, "kB": 10**3, "MB": 10**6, "GB": 10**9, "KiB": 2**10, "GiB": 2**30, "%": 0.01}
+    text = text.replace("\u2212", "-")
+    scale = 1.0
+    parts = text.split("\u00a0")
+    if len(parts) == 2:
+        text, scale = parts[0], units[parts[1]]
+    if "·10" in text:
+        mantissa, exponent = text.split("·10")
+        digits = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+        return float(mantissa.replace(",", ".")) * 10 ** int(exponent.translate(digits)) * scale
+    return float(text.replace(".", "").replace(",", ".")) * scale
+
+
+def _agree(per_step: str, steps: str, total: str) -> bool:
+    """Whether a printed total is the printed per-step value times the printed steps, within the precision
+    printed: half a unit of the last digit of each of the three."""
+    a, n, t = _number(per_step), _number(steps), _number(total)
+
+    def ulp(text):
+        if "·10" not in text and "\u00a0" not in text and "," not in text:
+            return 0.0  # a whole number printed in full is exact
+        mantissa = text.split("·10")[0].split("\u00a0")[0]
+        decimals = len(mantissa.split(",")[1]) if "," in mantissa else 0
+        return 0.5 * 10**-decimals * (_number(text) / float(mantissa.replace(".", "").replace(",", ".") or 1))
+
+    return abs(a * n - t) <= ulp(per_step) * n + a * ulp(steps) + ulp(total)
+
+
+def test_printed_per_token_values_times_tokens_are_the_printed_totals():
+    """Every (per step, steps, total) the page prints recomputes from the printed strings."""
+    from chapter09.pages import cost as page
+
+    n = page.readout().numbers
+    per_token_here = str(w5.kv_cache_bytes(1, w5.D))  # one token of cache, in bytes: the LSTM state
+    assert n["w6_tokens_for_state"] == "1" and n["w6_state_exact"] == fmt.integer(int(per_token_here))
+    triples = [
+        (n["w6_13b_token_exact"], n["w6_13b_context"], n["w6_13b_context_exact"]),
+        (n["w6_state_exact"], n["w5_L"], n["w6_kv_exact"]),  # one token of cache is the LSTM's state
+        (n["w6_state_exact"], n["w6_L_long"], n["w6_kv_long_exact"]),
+        (n["w6_state_exact"], n["w6_kv_over_state"], n["w6_kv_long_exact"]),
+        (n["w6_state_exact"], n["w6_matrix_state_tokens"], n["w6_matrix_state"]),
+        (n["w6_state_h"], "2", n["w6_state"]),
+        (n["w5_rnn"], n["w5_rnn_input_share"], n["w5_rnn_input"]),
+        (n["w5_rnn"], n["w5_ratio"], n["w5_transformer"]),
+        (n["w5_rnn_long"], n["w5_ratio_long"], n["w5_transformer_long"]),
+    ]
+    for triple in triples:
+        assert _agree(*triple), triple
+    assert not _agree(n["w6_13b_token_exact"], n["w6_13b_context"], "1.677.721.601")  # the check can fail
+    assert not _agree(n["w5_rnn"], "4,10", n["w5_transformer"])
+    assert int(n["w5_scan_rounds"]) == math.ceil(math.log2(_number(n["w5_L"])))
+
+
+def test_the_corrections_quote_their_sources():
+    """W5.3 and W5.5 change the author's words against Vaswani et al. and Martin and Cundy: quoted."""
+    from chapter09.pages import cost as page
+
+    w = page.readout()
+    reasons = " ".join(c.reason for c in w.corrections)
+    assert "«self-attention layers are faster than recurrent layers when the sequence length n is smaller" in reasons
+    assert "«their non-linear dependencies between sequence elements prevent parallelizing training" in reasons

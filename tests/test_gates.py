@@ -1,5 +1,7 @@
 """Widget 7: three roads to σ(a)⊙b, compared bit by bit."""
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -87,6 +89,7 @@ def test_page_readout_exercise_answers():
     n = page.readout().numbers
     assert n["w7_same_experts_share"] == "100\u00a0%"
     assert (n["w7_ex_off_count"], n["w7_ex_off"], n["w7_ex_gap"]) == ("12", "75\u00a0%", "0,549")
+    assert (n["w7_margin"], n["w7_margin_leaves"], n["w7_margin_enters"]) == ("0,066", "8", "3")
     assert (n["w7_swish_argmin"], n["w7_swish_low"]) == ("−1,278", "−0,278")
     assert (n["w7_router_channels"], n["w7_router_gates"], n["w7_router_gates_sum"]) == ("7 i 8", "0,79 i 0,72", "1,51")
     assert (n["w7_router_softmax"], n["w7_router_softmax_sum"]) == ("0,59 i 0,41", "1,00")
@@ -95,3 +98,47 @@ def test_page_readout_exercise_answers():
 def test_router_parameters_raise_value_error_naming_them():
     with pytest.raises(ValueError, match=r"^top_k must be"):
         w7.moe(np.ones(3), np.ones(3), 0)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_load_balancing_bias_above_the_margin_swaps_the_experts(seed):
+    """DeepSeek-V3 adds a bias to the scores for the top-k alone: past the margin it changes the choice."""
+    g = w7.gates(seed=seed)
+    k = g.top_k
+    margin, leaves, enters = w7._selection_margin(g.a, k)
+    kept = w7._top(w7.reference(g.a, np.ones_like(g.a)), k)  # σ(a)'s top-k, the unbiased choice
+    assert margin >= 0 and leaves in kept and enters not in kept
+    assert np.array_equal(w7._biased_top(g.a, np.zeros_like(g.a), k), kept)
+    bias = np.zeros_like(g.a)
+    bias[enters] = 1.001 * margin + 1e-12
+    swapped = w7._biased_top(g.a, bias, k)
+    assert enters in swapped and leaves not in swapped and len(set(swapped) & set(kept)) == k - 1
+    bias[enters] = 0.999 * margin
+    assert np.array_equal(w7._biased_top(g.a, bias, k), kept)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_router_gap_never_grows_with_more_experts(seed):
+    """Exercise 1: top-(k+1) switches off a subset of what top-k switched off, so its gap cannot grow."""
+    gaps = [w7.gates(seed=seed, top_k=k).topk_gap for k in range(1, w7.CHANNELS + 1)]
+    assert all(later <= earlier for earlier, later in itertools.pairwise(gaps)) and gaps[-1] == 0.0
+
+
+def test_the_widget_starts_at_the_top_k_of_the_text():
+    from chapter09.pages import gates as page
+
+    spec, n = page.controls(), page.readout().numbers
+    control = spec["controls"][0]
+    assert control["labels"][control["initial"]] == n["w7_top_k"] == "2"
+    assert page.reading() == page.reading(w7.TOP_K)
+    assert (page.reading()["off"], page.reading()["gap"]) == (n["w7_switched_off"], n["w7_topk_gap"])
+
+
+def test_one_precision_for_the_routers_gap():
+    """The gap of the routed mixture: three decimals in the prose, the widget, the exercise and the registry."""
+    from chapter09.pages import gates as page
+
+    n = page.readout().numbers
+    for key in ("w7_topk_gap", "w7_topk_median", "w7_topk_min", "w7_topk_max", "w7_ex_gap"):
+        assert len(n[key].split(",")[1]) == 3, key
+    assert n["w7_topk_gap"] in n["w7_fig_gates_alt"] and n["w7_switched_off"] in n["w7_fig_gates_alt"]

@@ -18,7 +18,8 @@ __all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
 
 L_LONG = 131_072  # "Puja L a 131.072"
 TOKENS = 2 ** np.arange(18)  # the memory plots' lengths, 1 … L_LONG
-GQA_GROUPS = 8  # exercise 4's grouped-query attention: 8 query heads per key–value head
+GQA_GROUPS = 8  # exercise 4's grouped-query attention, GQA-8 (Ainslie et al.'s G): 8 groups of query heads
+PREDICT_L = w5.D  # exercise 1 (predict, then compute): at L = d, the Transformer layer against the LSTM's
 SHARE_WORDS = {2: "la meitat", 3: "una tercera part", 4: "una quarta part", 5: "una cinquena part"}
 
 
@@ -48,8 +49,8 @@ LABELS = {
     "lstm": "FLOP per capa, LSTM",
     "ratio": "Transformer / RNN simple",
     "ratio_lstm": "Transformer / LSTM",
-    "state": "memòria: estat de la LSTM (h i c)",
-    "kv": "memòria: KV-cache",
+    "state": "estat de la LSTM (h i c)",
+    "kv": "memòria cau de claus i valors",
 }
 
 
@@ -134,6 +135,28 @@ def _equal_cost_length(d: int, cell: str) -> int | None:
     return max((r for r in w5._crossings(d, cell) if r > 0), default=None)
 
 
+def _attention_alone_below_rnn(d: int) -> int:
+    """Vaswani et al.'s count, attention without projections: 4L²d = 4Ld² at L = d (the positive root)."""
+    return max(w5.solve_quadratic(4 * d, -4 * d * d, 0))
+
+
+def _table_vaswani() -> tuple[list[str], list[list[str]]]:
+    """Vaswani et al.'s Table 1 at the page's L and d: the FLOP they count, those counted here, the
+    sequential steps and the longest path between two positions."""
+    header = [
+        "capa",
+        "FLOP sense projeccions (Vaswani et al.)",
+        "FLOP amb projeccions (aquesta pàgina)",
+        "passos en sèrie",
+        "camí més llarg entre dues posicions",
+    ]
+    rows = [
+        ["autoatenció", "{w5_att}", "{w5_transformer}", "{w5_steps_att}", "{w5_path_att}"],
+        ["RNN simple", "{w5_rnn}", "{w5_rnn}", "{w5_steps_rnn}", "{w5_path_rnn}"],
+    ]
+    return header, rows
+
+
 @cache
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), its rows of the claims registry and its table."""
@@ -143,16 +166,24 @@ def readout() -> WidgetClaims:
     roots, algebra = w5._crossings(d, "RNN"), max(w5._crossings(d))
     if ratio.denominator != 1 or int(ratio) not in SHARE_WORDS:
         raise ValueError(f"the prose needs a whole ratio from 2 to 5, got {ratio}")
+    if lengths[-1] != L_LONG:
+        raise ValueError(f"the cost figure must reach the page's longest context, {L_LONG}, got {lengths[-1]}")
     state, kv, kv_long = w5.recurrent_state_bytes(d), w5.kv_cache_bytes(L, d), w5.kv_cache_bytes(L_LONG, d)
     cfg = w5.PUBLISHED_13B
     token_13b = w5.kv_cache_bytes(1, **cfg)
     context_13b = w5.kv_cache_bytes(w5.PUBLISHED_13B_CONTEXT, **cfg)
-    gqa_13b = w5.kv_cache_bytes(1, kv_groups=GQA_GROUPS, **cfg)
-    mqa_13b = w5.kv_cache_bytes(1, kv_groups=w5.PUBLISHED_13B_HEADS, **cfg)
+    heads_13b = w5.PUBLISHED_13B_HEADS
+    gqa_13b = w5.kv_cache_bytes(1, heads=heads_13b, kv_groups=GQA_GROUPS, **cfg)
+    mqa_13b = w5.kv_cache_bytes(1, heads=heads_13b, kv_groups=1, **cfg)
+    matrix_state = w5.recurrent_state_bytes(d, vectors=d)  # a d×d matrix per layer
+    matrix_tokens = Fraction(matrix_state, w5.kv_cache_bytes(1, d))
+    rnn_input = w5._input_flops(L, d)
     step = w5.rnn_flops(1, d)  # the simple RNN's step
     tokens_for_state = Fraction(state, w5.kv_cache_bytes(1, d))
-    if tokens_for_state.denominator != 1:
-        raise ValueError(f"the exercise needs a whole number of tokens, got {tokens_for_state}")
+    if tokens_for_state.denominator != 1 or matrix_tokens.denominator != 1:
+        raise ValueError(f"the prose needs whole numbers of tokens, got {tokens_for_state} and {matrix_tokens}")
+    if heads_13b % GQA_GROUPS:
+        raise ValueError(f"exercise 4 needs groups of whole heads, got {heads_13b} heads in {GQA_GROUPS} groups")
     here, long = reading(L, d), reading(L_LONG, d)
     n = {
         "w5_L": fmt.integer(L),
@@ -222,6 +253,20 @@ def readout() -> WidgetClaims:
         "w6_13b_gqa_kib": fmt.binary_bytes(gqa_13b),
         "w6_13b_mqa_exact": fmt.integer(mqa_13b),
         "w6_13b_mqa_kib": fmt.binary_bytes(mqa_13b),
+        "w6_gqa_heads_per_group": fmt.integer(heads_13b // GQA_GROUPS),
+        "w6_matrix_state": _bytes(matrix_state),
+        "w6_matrix_state_tokens": fmt.integer(int(matrix_tokens)),
+        "w5_rnn_input": _flops(rnn_input),
+        "w5_rnn_input_share": fmt.percent(rnn_input / w5.rnn_flops(L, d), 0),
+        "w5_scan_rounds": fmt.integer(w5._sequential_steps(L, "linear")),
+        "w5_vaswani_crossing": fmt.integer(_attention_alone_below_rnn(d)),
+        "w5_steps_att": fmt.integer(w5._sequential_steps(L, "attention")),
+        "w5_steps_rnn": fmt.integer(w5._sequential_steps(L, "recurrent")),
+        "w5_path_att": fmt.integer(w5._path_length(L, "attention")),
+        "w5_path_rnn": fmt.integer(w5._path_length(L, "recurrent")),
+        "w5_predict_L": fmt.integer(PREDICT_L),
+        "w5_predict_ratio_lstm": _ratio(w5.ratio(PREDICT_L, d, "LSTM")),
+        "w5_predict_ratio_gru": _ratio(w5.ratio(PREDICT_L, d, "GRU")),
     }
     # the figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows
     n["w5_fig_cost_alt"] = (  # L = 2d: the crossing is at the vertical line (W5.2)
@@ -233,7 +278,8 @@ def readout() -> WidgetClaims:
     n["w6_fig_memory_alt"] = (
         f"Bytes que cal guardar per generar, segons els tokens generats, {fmt.de(fmt.integer(int(TOKENS[0])))} "
         f"a {n['w6_L_long']} (escales logarítmiques): l’estat de la LSTM es queda en {n['w6_state']}, i la "
-        f"KV-cache del Transformer creix {fmt.de(_bytes(w5.kv_cache_bytes(int(TOKENS[0]), d)))} a {n['w6_kv_long']}, "
+        f"memòria cau de claus i valors del Transformer creix {fmt.de(_bytes(w5.kv_cache_bytes(int(TOKENS[0]), d)))} "
+        f"a {n['w6_kv_long']}, "
         f"{n['w6_kv_over_state']} vegades l’estat."
     )
     claims = (
@@ -246,7 +292,7 @@ def readout() -> WidgetClaims:
         ),
         Claim(
             "W5.2",
-            "Es creuen a L = 2d; el widget ho troba també a l'escombrat.",
+            "Es creuen a L = 2d; el giny ho troba també a l'escombrat.",
             "exact",
             "àlgebra: L = {w5_crossing}; escombrat: {w5_crossing_sweep}",
             **judge(_crossing_at_twice_d, algebra, crossing, d),
@@ -256,7 +302,8 @@ def readout() -> WidgetClaims:
             "Cost total 4Ld² = 8Ld² + 4L²d: surt L = −d, no hi ha creuament (RNN simple).",
             "exact",
             "arrels L = {w5_root_neg} i L = {w5_root_zero}; amb una LSTM (16Ld²) el mateix cost a "
-            "L = {w5_equal_lstm}, amb una GRU (12Ld²) a L = {w5_equal_gru}",
+            "L = {w5_equal_lstm}, amb una GRU (12Ld²) a L = {w5_equal_gru}; sense les projeccions, com compten "
+            "Vaswani et al. (2017), l'atenció sola costa menys que la RNN simple per sota de L = {w5_vaswani_crossing}",
             **judge(_no_crossing_with_the_rnn, roots, _equal_cost_length(d, "RNN"), d),
         ),
         Claim(
@@ -272,7 +319,9 @@ def readout() -> WidgetClaims:
             "qualitative",
             "la ràtio és {w5_ratio}; 3 amb el terme d'atenció de Kaplan et al., 2L²d "
             "({w5_ratio_kaplan}), o quan L = d ({w5_ratio_at_d}); en generar, el pas del token L costa "
-            "{w5_decode_ratio} vegades el de la RNN i tots dos van en sèrie",
+            "{w5_decode_ratio} vegades el de la RNN i tots dos van en sèrie; dels FLOP de la RNN simple, "
+            "{w5_rnn_input_share__el} (els de l'entrada, {w5_rnn_input}) es fan alhora per a tots els passos, "
+            "i la recurrència fa {w5_steps_rnn} passos en sèrie ({w5_scan_rounds} rondes si fos lineal)",
             **judge(_three_times_only_as_kaplan_counts, ratio, kaplan),
         ),
         Claim(
@@ -286,18 +335,56 @@ def readout() -> WidgetClaims:
             "W6.2",
             "El Transformer arriba a 268,4 MB amb aquest context (KV-cache).",
             "exact",
-            "{w6_kv} = {w6_kv_exact} B a L = {w5_L}",
+            "{w6_kv} = {w6_kv_exact} B a L = {w5_L}; amb atenció agrupada en G grups, $G/n_h$ d'aquesta mida "
+            "(Ainslie et al. 2023: GQA és «an interpolation between multi-head and multi-query attention with "
+            "single key and value heads per subgroup of query heads»; G = 1 és MQA)",
             **judge(_kv_cache_reads_as_said, n["w6_kv"]),
         ),
         Claim(
             "W6.3",
             "Puja L a 131.072 i mira aquella xifra.",
             "exact",
-            "{w6_kv_long} ({w6_kv_long_gib}), {w6_kv_over_state} vegades l'estat de la RNN",
+            "{w6_kv_long} ({w6_kv_long_gib}), {w6_kv_over_state} vegades l'estat de la RNN; els models "
+            "recurrents que tornen guarden estats més grans però fixos (una matriu de d×d per capa: "
+            "{w6_matrix_state}, la memòria cau de {w6_matrix_state_tokens} tokens), i Jelassi et al. (2024) "
+            "demostren que un estat fix torna a ser un coll d'ampolla: «GSSMs are fundamentally limited by "
+            "their fixed-size latent state»",
             **judge(_kv_cache_at_long_context, kv_long),
         ),
     )
     corrections = (
+        Correction(
+            "W5.3",
+            "Per capa, el Transformer sempre costa més que la RNN",
+            "Per capa, amb les quatre projeccions comptades, el Transformer sempre costa més que la RNN simple",
+            "Vaswani et al. (2017, §4) escriuen que «self-attention layers are faster than recurrent layers "
+            "when the sequence length n is smaller than the representation dimensionality d». El seu recompte de "
+            "l'autoatenció (taula 1, O(n²·d)) deixa fora les projeccions: amb les constants de la pàgina, "
+            "l'atenció sola, 4L²d, costa menys que la RNN simple, 4Ld², per sota de L = {w5_vaswani_crossing}; "
+            "amb les projeccions, 8Ld², a cap longitud. I «sempre» només val per a la RNN simple: una LSTM "
+            "costa el mateix a L = {w5_equal_lstm} i una GRU a L = {w5_equal_gru}.",
+        ),
+        Correction(
+            "W5.5",
+            "i els de la RNN han d'anar en fila índia",
+            "i els de la recurrència de la RNN, $\\mathbf{{W}}_{{hh}}\\mathbf{{h}}_{{t-1}}$ dins la tanh, "
+            "han d'anar en fila índia",
+            "Els productes de l'entrada, $\\mathbf{{W}}_{{xh}}\\mathbf{{x}}_t$, no depenen de l'estat: per a tots els passos són un sol "
+            "producte (L×d)(d×d), {w5_rnn_input} FLOP a L = {w5_L}, {w5_rnn_input_share__el} dels de la RNN "
+            "simple. El que va en sèrie ({w5_steps_rnn} passos) és la recurrència, per la no-linealitat. Martin i "
+            "Cundy (2018) ho diuen així de les RNN: «their non-linear dependencies between sequence elements "
+            "prevent parallelizing training over sequence length», mentre que les que tenen «only linear "
+            "sequential dependencies can be parallelized over the sequence length using the parallel scan "
+            "algorithm»: {w5_scan_rounds} rondes a L = {w5_L}.",
+        ),
+        Correction(
+            "W6.1",
+            "L'última fila del readout és la que el text diu que importa el 2026",
+            "L'última fila de la taula és la que importa el 2026",
+            "Redacció: el llibre no té cap altre «text» ni cap «readout»; la fila és l'última de la taula de "
+            "dalt, la de la memòria cau.",
+            change="wording",
+        ),
         Correction(
             "W5.3",
             "surt $L = -d$, que no existeix.",
@@ -337,12 +424,18 @@ def readout() -> WidgetClaims:
         ["LSTM, 16Ld² (FLOP)", "{w5_lstm}", "{w5_lstm_long}"],
         ["Transformer / RNN simple", "{w5_ratio}", "{w5_ratio_long}"],
         ["Transformer / LSTM", "{w5_ratio_lstm}", "{w5_ratio_lstm_long}"],
-        ["memòria en inferència: estat de la LSTM (h i c)", "{w6_state}", "{w6_state}"],
-        ["memòria en inferència: KV-cache", "{w6_kv}", "{w6_kv_long}"],
+        ["estat de la LSTM (h i c), en inferència", "{w6_state}", "{w6_state}"],
+        ["memòria cau de claus i valors, en inferència", "{w6_kv}", "{w6_kv_long}"],
     ]
     table = (["", f"L = {n['w5_L']}", f"L = {n['w6_L_long']}"], rows)
     return WidgetClaims(
-        "W5", "05-cost-i-memoria", n, claims, corrections, paragraphs=(11, 12, 13), tables={"readout": table}
+        "W5",
+        "05-cost-i-memoria",
+        n,
+        claims,
+        corrections,
+        paragraphs=(11, 12, 13),
+        tables={"readout": table, "vaswani": _table_vaswani()},
     )
 
 
@@ -360,7 +453,11 @@ def controls() -> dict:
                 "ylabel": "bytes",
                 "marker": {"x": L, "y": w5.kv_cache_bytes(L, d)},
                 "series": [
-                    {"label": "KV-cache", "x": TOKENS.tolist(), "y": [w5.kv_cache_bytes(int(t), d) for t in TOKENS]},
+                    {
+                        "label": "memòria cau KV",
+                        "x": TOKENS.tolist(),
+                        "y": [w5.kv_cache_bytes(int(t), d) for t in TOKENS],
+                    },
                     {"label": "estat de la LSTM (h i c)", "x": [1, L_LONG], "y": [w5.recurrent_state_bytes(d)] * 2},
                 ],
             },
@@ -404,7 +501,7 @@ def _plot_memory(d: int):
     """Bytes kept to generate the next token, against tokens generated (log–log)."""
     fig, ax = new_figure()
     kv = [w5.kv_cache_bytes(int(t), d) for t in TOKENS]
-    ax.loglog(TOKENS, kv, "-", color=BLUE, label="Transformer: KV-cache")
+    ax.loglog(TOKENS, kv, "-", color=BLUE, label="Transformer: memòria cau KV")
     ax.loglog(TOKENS, np.full(len(TOKENS), w5.recurrent_state_bytes(d)), "-", color=ORANGE, label="LSTM: estat (h i c)")
     ax.set_xlabel("tokens generats $L$")
     ax.set_ylabel("bytes")

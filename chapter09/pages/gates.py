@@ -27,17 +27,22 @@ LABELS = {
 }
 
 
-def reading(top_k: int = w7.CHANNELS) -> dict[str, str]:
+def reading(top_k: int = w7.TOP_K) -> dict[str, str]:
     """Widget 7's readout with the router keeping ``top_k`` of the channels (the page's seed):
     the strings the widget shows (keys of :data:`LABELS`), the prose's too."""
     g = w7.gates(seed=SEED, top_k=top_k)
     return {
         "off": fmt.percent(g.switched_off, 0),
         "off_exact": fmt.percent(g.switched_off, 1),
-        "gap": fmt.decimal(g.topk_gap, 3),
+        "gap": _gap(g.topk_gap),
         "lstm": _exact_gap(g.lstm_gap),
         "swiglu": fmt.power_of_ten(g.swiglu_gap),
     }
+
+
+def _gap(x: float) -> str:
+    """The largest difference between the router's output and the gate, to three decimals: 0,805."""
+    return fmt.decimal(x, 3)
 
 
 def _exact_gap(x: float) -> str:
@@ -47,7 +52,12 @@ def _exact_gap(x: float) -> str:
 
 def _router_label(top_k: int) -> str:
     """The routed mixture's legend, in the figure and the widget."""
-    return f"router top-{fmt.integer(top_k)}"
+    return f"encaminador top-{fmt.integer(top_k)}"
+
+
+def _margin(x: float) -> str:
+    """A selection margin between two gates σ(a), to three decimals: 0,066."""
+    return fmt.decimal(x, 3)
 
 
 # --- the claims' checks: each judges the numbers of one sentence of the book ----------------
@@ -101,6 +111,7 @@ def readout() -> WidgetClaims:
         raise ValueError("exercise 3 needs the sigmoid gates and the softmax router to keep the same experts")
     kept, gate_weights, softmax_weights = w7._router_weights(g.a, g.top_k)
     swish_argmin, swish_low = w7._swish_minimum()
+    margin, leaves, enters = w7._selection_margin(g.a, g.top_k)
     here, exercise = reading(g.top_k), reading(EXERCISE_TOP_K)
     both = lambda xs: " i ".join(xs)  # noqa: E731
     n = {
@@ -122,9 +133,9 @@ def readout() -> WidgetClaims:
         "w7_switched_off": here["off"],
         "w7_switched_off_exact": here["off_exact"],
         "w7_topk_gap": here["gap"],
-        "w7_topk_median": fmt.decimal(rob.topk_gap_median, 2),
-        "w7_topk_min": fmt.decimal(rob.topk_gap_range[0], 2),
-        "w7_topk_max": fmt.decimal(rob.topk_gap_range[1], 2),
+        "w7_topk_median": _gap(rob.topk_gap_median),
+        "w7_topk_min": _gap(rob.topk_gap_range[0]),
+        "w7_topk_max": _gap(rob.topk_gap_range[1]),
         "w7_swish_min": fmt.decimal(rob.swish_range[0], 2),
         "w7_swish_max": fmt.decimal(rob.swish_range[1], 2),
         "w7_sigmoid_min": fmt.decimal(rob.sigmoid_range[0], 2),
@@ -141,14 +152,19 @@ def readout() -> WidgetClaims:
         "w7_router_gates_sum": fmt.decimal(float(gate_weights.sum())),
         "w7_router_softmax": both(fmt.decimal(x) for x in softmax_weights),
         "w7_router_softmax_sum": fmt.decimal(float(softmax_weights.sum())),
+        "w7_margin": _margin(margin),
+        "w7_margin_leaves": fmt.integer(leaves + 1),
+        "w7_margin_enters": fmt.integer(enters + 1),
+        "w7_margin_median": _margin(rob.margin_median),
+        "w7_margin_max": _margin(rob.margin_range[1]),
     }
     # the figure's text alternative (its ``:alt:``): what is drawn, its range, what it shows
     reference = w7.reference(g.a, g.b)
     n["w7_fig_gates_alt"] = (
         f"Sortida de cadascun dels {n['w7_channels']} canals, entre {fmt.decimal(float(reference.min()))} i "
-        f"{fmt.decimal(float(reference.max()))}: la referència σ(a)⊙b dona un valor a cada canal; el "
+        f"{fmt.decimal(float(reference.max()))}: la referència σ(a)⊙b dona un valor a cada canal; l’"
         f"{_router_label(g.top_k)} només calcula els canals {n['w7_router_channels']} i apaga "
-        f"{fmt.el(n['w7_switched_off_exact'])} restant, i la diferència màxima amb la referència és "
+        f"{fmt.el(n['w7_switched_off'])} restant, i la diferència màxima amb la referència és "
         f"{n['w7_topk_gap']}."
     )
     claims = (
@@ -156,7 +172,11 @@ def readout() -> WidgetClaims:
             "W7.1",
             "LSTM, MoE i SwiGLU tenen la mateixa forma σ(a)⊙b.",
             "method",
-            "amb els paràmetres igualats, les tres arriben a σ(a)⊙b",
+            "amb els paràmetres igualats, les tres arriben a σ(a)⊙b; sense biaix, les portes σ(a), la softmax "
+            "i els logits trien els mateixos experts ({w7_same_experts_share__el} de les llavors), però DeepSeek-V3 "
+            "suma un biaix d'equilibri a les puntuacions només per triar els k experts (paràfrasi del seu informe "
+            "tècnic, §2.1.2: el biaix no entra als pesos), i un biaix de més de {w7_margin} al canal "
+            "{w7_margin_enters} ja canvia la tria",
             **judge(_same_form, g.lstm_gap == 0.0, g.moe_gap == 0.0, g.swiglu_gap),
         ),
         Claim(
@@ -235,7 +255,7 @@ def controls() -> dict:
             },
         }
 
-    top_k = control("top_k", "top-k", tuple(range(1, w7.CHANNELS + 1)), w7.CHANNELS, fmt.integer)
+    top_k = control("top_k", "top-k", tuple(range(1, w7.CHANNELS + 1)), w7.TOP_K, fmt.integer)
     return spec("w7", [top_k], state, LABELS)
 
 
