@@ -8,9 +8,6 @@ text names shows what chapter09 computes for it.
 
 from __future__ import annotations
 
-from pathlib import Path
-from urllib.parse import unquote, urlparse
-
 import pytest
 
 from chapter09 import attention as w4
@@ -18,9 +15,10 @@ from chapter09 import fmt
 from chapter09.pages import attention, bottleneck, cost, gates, lstm_gradient, rnn_gradient
 from chapter09.widgets import CLAIMS_PAGE, WIDGETS
 
+import first_visit  # tools/first_visit.py (conftest puts tools/ on the path)
+
 PAGES = ["index", *(w.page for w in WIDGETS), CLAIMS_PAGE, "bibliografia"]
 WIDGET_PAGE = {f"w{w.number}": w.page for w in WIDGETS}
-FIRST_VISIT = 1_000_000  # bytes, uncompressed: everything a first visit of a page loads
 
 
 @pytest.fixture()
@@ -29,10 +27,9 @@ def open_page(browser, built_book, tmp_path):
 
     def load(name):
         page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.errors, page.outside, page.loaded = [], [], {}
+        page.errors, page.outside = [], []
         page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: page.errors.append(str(e)))
-        page.on("requestfinished", lambda r: page.loaded.setdefault(r.url.split("?")[0], r.resource_type))
         page.route(
             "**/*",
             lambda route: (
@@ -64,14 +61,10 @@ def test_page_is_offline_typeset_and_error_free(open_page, name, tmp_path):
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_a_first_visit_loads_at_most_a_megabyte(open_page, name):
-    """Everything Chromium fetches for a first visit (page, styles, scripts, fonts, figures),
-    counted by the bytes of each file it fetched, once the page has settled."""
-    page = open_page(name)
-    page.wait_for_load_state("networkidle")
-    sizes = {url: Path(unquote(urlparse(url).path)).stat().st_size for url in page.loaded}
-    heaviest = ", ".join(f"{Path(u).name} {b:_}" for u, b in sorted(sizes.items(), key=lambda x: -x[1])[:5])
-    assert sum(sizes.values()) <= FIRST_VISIT, f"{name}: {sum(sizes.values()):_} bytes ({heaviest})"
+def test_a_first_visit_loads_at_most_a_megabyte(browser, built_book, name):
+    sizes = first_visit.loaded(browser, built_book / f"{name}.html")
+    total = sum(sizes.values())
+    assert total <= first_visit.LIMIT, f"{name}: {total:_} bytes ({first_visit.heaviest(sizes)})"
 
 
 def readout(locator, key):

@@ -196,3 +196,18 @@ def test_no_figure_text_is_smaller_than_the_style_allows(module):
         sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
         assert min(sizes) >= plots.SMALL, f"{key}: text of {min(sizes)} pt"
         plt.close(fig)
+
+
+@pytest.mark.parametrize("w", WIDGET_IDS, indirect=True)
+def test_each_draw_dependent_claim_prints_its_share_of_seeds_on_its_page(w):
+    """A statement that depends on the draw says how often it holds: in the registry, and on the
+    page itself, where the reader meets it (the share's glued keys are on the page)."""
+    glued = set(GLUE.findall(page_source(w)))
+    for c in w.claims:
+        if c.kind != "draw":
+            continue
+        assert c.robustness, f"{c.id}: a draw-dependent claim without its share of seeds"
+        keys = {k.split("__")[0] for k in re.findall(r"\{(\w+)\}", c.robustness)}
+        shares = {k for k in keys if "share" in k or k.endswith("_seeds")} or keys
+        on_page = {k.split("__")[0] for k in glued}
+        assert shares & on_page, f"{c.id}: its share of seeds ({sorted(shares)}) is not on the page"

@@ -9,6 +9,8 @@ d. rebuild after an edit of one chapter09 module (attention.py): which pages re-
 e. no-op rebuild
 f. clean HTML build of the revision ``BENCH_BASE`` (default acb43a2, the last one with a
    home-made kernel pool), from ``git archive``, to compare (a) with
+g. what a first visit of each page of (a) loads, in Chromium (``first_visit.py``), when
+   Debian's chromium is there
 
 All build as ``make html`` does (``tools/build.py``), ``BENCH_RUNS`` times (3): medians, the
 ratios against the targets, the CPU floor of (a) (its CPU seconds over the cores), each page's
@@ -31,6 +33,7 @@ import time
 from pathlib import Path
 
 import build
+import first_visit
 from quick_build import copy_repo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,6 +82,8 @@ def measure() -> dict:
             times["a"].append(t)
             cpu.append(sphinx.cpu)
             pages.append(page_seconds(log))
+            if run == 0:
+                weights = first_visits(repo / "_build" / "a")
             t, _ = sphinx(repo, "b", tmp / "cache-off", "-D", "nb_execution_mode=off")
             times["b"].append(t)
             t, _ = sphinx(repo, "a", tmp / f"cache-{run}")
@@ -99,7 +104,21 @@ def measure() -> dict:
         "cpu": statistics.median(cpu),
         "reexecuted": reexecuted,
         "pages": {p: statistics.median(r[p] for r in pages) for p in pages[0]},
+        "weights": weights,
     }
+
+
+def first_visits(html: Path) -> dict[str, dict[str, int]]:
+    """Each page's first visit (``first_visit.loaded``), or nothing without a Chromium."""
+    if not Path("/usr/bin/chromium").exists():
+        return {}
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium")
+        weights = {page.stem: first_visit.loaded(browser, page) for page in sorted(html.glob("*.html"))}
+        browser.close()
+    return weights
 
 
 def widget_times() -> dict:
@@ -152,6 +171,10 @@ def main() -> None:
     for page, t in result["pages"].items():
         print(f"  {page:<32} {ca(t):>6}")
     print(f"  {'suma':<32} {ca(sum(result['pages'].values())):>6}")
+    if result["weights"]:
+        print(f"\nPrimera visita de cada pàgina a (a), a Chromium (objectiu ≤ {first_visit.LIMIT:_} bytes):")
+        for page, sizes in result["weights"].items():
+            print(f"  {page:<24} {sum(sizes.values()):>10_} bytes   ({first_visit.heaviest(sizes, 3)})")
     print("\nTemps de càlcul de cada figura (s):")
     for name, t in widget_times().items():
         print(f"  {name}: registre {ca(t['registry'])}, controls {ca(t['controls'])}")
