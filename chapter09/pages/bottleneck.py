@@ -196,11 +196,12 @@ def readout() -> WidgetClaims:
             "manté «Cap arquitectura no hi pot fer res» perquè, amb aquestes d i q, és aritmètica; amb les mides "
             "del model sense atenció de Bahdanau et al. (2015), d = {w3_real_d} i V = {w3_real_V}, hi caben totes "
             "les frases fins a L = {w3_real_Lmax}, i el que fa perdre qualitat amb la longitud no és aquesta fita "
-            "sinó el que el model aprèn (pàgina 4b). Les fonts: Bahdanau et al. (2015), figura 2, «the "
+            "sinó el que el model aprèn (pàgina 4b). Les fonts: Bahdanau et al. (2015, §5.1, sobre la figura 2), «the "
             "performance of RNNencdec dramatically drops as the length of the sentences increases» i «RNNsearch-50, "
             "especially, shows no performance deterioration even with sentences of length 50 or more»; Sutskever "
             "et al. (2014), amb {w3_sut_d} nombres per frase i la frase invertida, «the LSTM did not have "
-            "difficulty on long sentences»; Cho et al. (2014), «its performance degrades rapidly as the length "
+            "difficulty on long sentences»; Cho et al. (2014, «On the Properties of Neural Machine Translation»), "
+            "«its performance degrades rapidly as the length "
             "of the sentence and the number of unknown words increase»: la longitud i les paraules desconegudes, "
             "barrejades.",
             **judge(_fraction_is_the_bound, b.fraction, b.d, b.q, b.V, b.L, b.missing_bits),
