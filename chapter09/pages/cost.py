@@ -369,13 +369,14 @@ def readout() -> WidgetClaims:
             "i els de la RNN han d'anar en fila índia",
             "i els de la recurrència de la RNN, $\\mathbf{{W}}_{{hh}}\\mathbf{{h}}_{{t-1}}$ dins la tanh, "
             "han d'anar en fila índia",
-            "Els productes de l'entrada, $\\mathbf{{W}}_{{xh}}\\mathbf{{x}}_t$, no depenen de l'estat: "
-            "per a tots els passos són un sol producte (L×d)(d×d), {w5_rnn_input} FLOP a L = {w5_L}, {w5_rnn_input_share__el} dels de la RNN "
-            "simple. El que va en sèrie ({w5_steps_rnn} passos) és la recurrència, per la no-linealitat. Martin i "
-            "Cundy (2018) ho diuen així de les RNN: «their non-linear dependencies between sequence elements "
-            "prevent parallelizing training over sequence length», mentre que «the training of RNNs with only "
-            "linear sequential dependencies can be parallelized over the sequence length using the parallel "
-            "scan algorithm». Un escaneig paral·lel hi necessita ⌈log₂ L⌉ rondes: {w5_scan_rounds} a L = {w5_L}.",
+            "Els productes de l'entrada, $\\mathbf{{W}}_{{xh}}\\mathbf{{x}}_t$, no depenen de l'estat: per a tots"
+            " els passos són un sol producte (L×d)(d×d), {w5_rnn_input} FLOP a L = {w5_L}, "
+            "{w5_rnn_input_share__el} dels de la RNN simple. El que va en sèrie ({w5_steps_rnn} passos) és la "
+            "recurrència, per la no-linealitat. Martin i Cundy (2018) ho diuen així de les RNN: «their non-linear"
+            " dependencies between sequence elements prevent parallelizing training over sequence length», mentre"
+            " que «the training of RNNs with only linear sequential dependencies can be parallelized over the "
+            "sequence length using the parallel scan algorithm». Un escaneig paral·lel hi necessita ⌈log₂ L⌉ "
+            "rondes: {w5_scan_rounds} a L = {w5_L}.",
         ),
         Correction(
             "W6.1",
