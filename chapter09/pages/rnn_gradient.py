@@ -273,12 +273,11 @@ def readout() -> WidgetClaims:
         f"{n['w1_input_scale']})."
     )
     n["w1_fig_settings_alt"] = (
-        f"Norma del gradient en {n['w1_T']} passos enrere, en tres configuracions; a cadascuna, els punts "
-        f"acaben al valor que es diu i la recta ajustada es multiplica pel factor entre parèntesis: per defecte "
-        f"(ρ = {n['w1_rho']}) {_go(end)} a {ends['w1_']} (×{n['w1_growth']}) i {n['w1_verdict']}; amb "
-        f"Wₕₕ × {n['w1_sat_w']} (ρ = {n['w1_sat_rho']}) {_go(_end(sat))} a {ends['w1_sat_']} "
-        f"(×{n['w1_sat_growth']}) i {n['w1_sat_verdict']}; amb la mateixa Wₕₕ i l’entrada × {n['w1_small_x']}, "
-        f"{_go(_end(small))} a {n['w1_small_end']} (×{n['w1_small_growth']}) i {n['w1_small_verdict']}."
+        f"Norma del gradient en {n['w1_T']} passos enrere (×, el factor de la recta). "
+        f"Per defecte (ρ = {n['w1_rho']}) acaba a {ends['w1_']} (×{n['w1_growth']}): {n['w1_verdict']}; "
+        f"amb Wₕₕ × {n['w1_sat_w']} (ρ = {n['w1_sat_rho']}), a {ends['w1_sat_']} (×{n['w1_sat_growth']}): "
+        f"{n['w1_sat_verdict']}; amb l’entrada × {n['w1_small_x']}, a {n['w1_small_end']} "
+        f"(×{n['w1_small_growth']}): {n['w1_small_verdict']}."
     )
 
     claims = (
