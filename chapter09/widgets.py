@@ -93,6 +93,15 @@ WIDGETS = (
         "Les portes: σ(a)⊙b",
         {"top_k": ("canals que l’encaminador deixa passar (top-k)", int)},
     ),
+    Widget(
+        "8",
+        "recurrencia-lineal",
+        "linear_recurrence",
+        "08-recurrencia-lineal",
+        "La porta de tornada: recurrències lineals",
+        {"L": ("longitud de la seqüència, en passos o tokens", int), "d": ("costat d de l’estat d×d per capa", int)},
+        authored=False,
+    ),
 )
 ALIASES = {"6": "cost-i-memoria", "w6": "cost-i-memoria"}  # figure 6 (memory) shares page 5's widget
 CLAIMS_PAGE = "afirmacions"  # the page that collects every widget's rows of the claims registry

@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+from chapter09.widgets import WIDGETS
+
 from conftest import BOOK, ROOT, quick_build
 from conftest import build as build_tool
 
@@ -25,15 +27,7 @@ def pages_changed_by_an_edit(tmp_path, module: str) -> list[str]:
     return sorted(name for name in pages if before[name] != execution.page_digest(pages[name], package=package))
 
 
-ALL = [
-    "01-gradient-rnn",
-    "02-rnn-lstm",
-    "03-coll-ampolla",
-    "04-atencio",
-    "04b-seq2seq",
-    "05-cost-i-memoria",
-    "07-portes",
-]
+ALL = [w.page for w in WIDGETS]  # every widget page
 
 
 @pytest.mark.parametrize(
@@ -41,7 +35,8 @@ ALL = [
     [
         ("attention.py", ["04-atencio", "04b-seq2seq"]),  # its page, and the page that sets learned weights beside it
         ("pages/attention.py", ["04-atencio", "04b-seq2seq"]),  # what page 04 shows, and 4b quotes (its span)
-        ("rnn_gradient.py", ["01-gradient-rnn", "02-rnn-lstm"]),  # widget 2 runs widget 1's draw
+        # widget 2 runs widget 1's draw; page 08 sets page 01's estimate beside its identity
+        ("rnn_gradient.py", ["01-gradient-rnn", "02-rnn-lstm", "08-recurrencia-lineal"]),
         ("gates.py", ["07-portes"]),  # a widget's numbers: its page (the claims page reads, never runs)
         ("seq2seq.py", ["04b-seq2seq"]),  # the trained models: their page alone
         ("plots.py", ALL),  # the shared style (book.setup) reaches every page

@@ -207,6 +207,15 @@ FAILS = [
     ("W7.5", dict(swish_range=(-0.28, 1.0))),
     ("W7.5", dict(sigmoid_range=(0.0, 0.97))),
     ("W7.5", dict(sigmoid_range=(0.04, 1.0))),
+    ("W8.1", dict(ulps=np.nextafter(10.0, np.inf), tolerance=10.0)),
+    ("W8.2", dict(combines=9216)),
+    ("W8.2", dict(rounds=11)),
+    ("W8.2", dict(L=2, combines=1, rounds=1)),  # the count is right, but no more work than the loop's
+    ("W8.3", dict(slope=Book("W8.3", "mean_log") * (1 + 2 * 1024 * 2.0**-52))),
+    ("W8.4", dict(affine=101 * 2.0**-52)),
+    ("W8.4", dict(tanh=0.01)),
+    ("W8.5", dict(toy_per_token=131_071)),
+    ("W8.5", dict(llama_long=131_072 * 131_071)),
 ]
 
 # Just inside a threshold: the claim still holds (a check made stricter than the book says fails here).
@@ -234,6 +243,9 @@ HOLDS = [
     ("W4b.5", dict(attention_share=2 * UNIFORM)),
     ("W5.2", dict(sweep=2048 + 0.5e-6 * 1024)),
     ("W7.3", dict(swiglu_gap=2.0**-51)),
+    ("W8.1", dict(ulps=10.0, tolerance=10.0)),
+    ("W8.3", dict(slope=Book("W8.3", "mean_log") * (1 + 0.5 * 1024 * 2.0**-52))),
+    ("W8.4", dict(affine=100 * 2.0**-52, tanh=0.0101)),
 ]
 
 

@@ -1,0 +1,413 @@
+"""Widget 8's page: the door back — a gated linear recurrence, its parallel scan, the gradient
+as an identity, why a tanh RNN cannot be scanned, and the memory of real models.
+
+Every number comes from :mod:`chapter09.linear_recurrence`; page 01's and page 05's are their
+pages' own strings (``rnn_gradient.readout``, ``cost.kv_cache_bytes``).  The draw-dependent
+claims are judged on seed 0 and counted over the seeds 0 … N_SEEDS − 1.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .. import _check, fmt
+from .. import cost as w5
+from .. import linear_recurrence as lr
+from ..claim import Claim, WidgetClaims, judge
+from ..common import N_SEEDS
+from ..interactive import control, spec
+from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, log_log_ticks, new_figure, typeset
+from . import rnn_gradient as page01
+
+__all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
+
+EPS = np.finfo(float).eps
+L_LONG = 131_072  # a long context: 2**17 tokens, page 05's longest
+STEP_SLOPES = (0.5, 3.0)  # the tanh steps' slopes a1, a2 are drawn from this range
+TANH_FAR = 0.01  # "far from one step": the best line leaves more than 1 % of the spread
+MATRIX_D, MATRIX_LAYERS = 4096, 32  # a d×d state per layer with Llama-3.1-8B's width and depth
+KEYS = {"OPT-13B": "opt", "Llama-3.1-8B": "llama", "DeepSeek-V3": "deepseek", "Mistral-7B": "mistral"}
+KEYS["Qwen3-Next-80B-A3B"] = "qwen"
+KINDS = {
+    "opt": "multicapçal",
+    "llama": "consultes agrupades",
+    "deepseek": "latent multicapçal",
+    "mistral": "finestra lliscant",
+    "qwen": "híbrid: Gated DeltaNet i atenció",
+}
+COLORS = {"opt": ORANGE, "llama": BLUE, "deepseek": GREEN, "mistral": GREY, "qwen": "#7570b3"}
+STATE_COLOR = "#a6761d"  # the fixed d×d state: dashed, in the figure and the widget alike
+LENGTHS = tuple(2**k for k in range(4, 18))  # the widget's L: 16 … 131.072
+SIDES = (256, 512, 1024, 2048, 4096)  # the widget's d of the d×d state
+
+LABELS = {
+    "loop": "passos del bucle (profunditat i treball)",
+    "rounds": "rondes de l’escombratge, ⌈log₂ L⌉",
+    "work": "composicions de l’escombratge",
+    "llama": "memòria cau de Llama-3.1-8B",
+    "state": "estat d×d per capa, 32 capes",
+    "cross": "l’estat fix ocupa menys a partir de",
+}
+
+
+# --- each printed quantity's one formatting -----------------------------------------------------
+
+
+def _log_text(x: float) -> str:
+    """A slope or a mean of ln a, per step: four decimals."""
+    return fmt.decimal(x, 4)
+
+
+def _ulps_text(x: float) -> str:
+    """A difference in units of rounding: one decimal."""
+    return fmt.decimal(x, 1)
+
+
+def _big_bytes(n: int) -> str:
+    """A memory at a long context: SI prefix, two decimals (17,18 GB)."""
+    return fmt.si_bytes(n, 2)
+
+
+def _seeds_text(k: int) -> str:
+    return f"{fmt.integer(k)} {fmt.de(fmt.integer(N_SEEDS))} llavors"
+
+
+# --- the computations the page judges -------------------------------------------------------------
+
+
+def _scan_gap(seed: int) -> float:
+    a, b = lr.draw(seed=seed)
+    return lr._ulps_apart(lr.scan(a, b).h, lr.loop(a, b))
+
+
+def _slope(seed: int) -> tuple[float, float]:
+    """The measured slope, ln|∂h_T/∂h_0| / T (backprop, mean over channels), and the mean of ln a."""
+    a, _ = lr.draw(seed=seed)
+    return float(np.log(lr.gradient(a)[-1]).mean() / len(a)), float(np.log(a).mean())
+
+
+def _steps(seed: int) -> tuple[float, float, float, float]:
+    """Two steps (a1, b1, a2, b2) drawn from ``seed``: slopes in [0,5, 3], offsets N(0, 1)."""
+    rng = np.random.default_rng(seed)
+    (a1, a2), (b1, b2) = rng.uniform(*STEP_SLOPES, 2), rng.normal(size=2)
+    return float(a1), float(b1), float(a2), float(b2)
+
+
+# --- the claims' checks --------------------------------------------------------------------------
+
+
+def _scan_equals_loop(ulps: float, tolerance: float) -> bool:
+    """W8.1: the scan's states are the loop's within ``tolerance`` units of rounding (one a round)."""
+    return ulps <= tolerance
+
+
+def _scan_work_is_counted(combines: int, rounds: int, L: int) -> bool:
+    """W8.2: the combines counted are L·R − 2^R + 1 in R = ⌈log₂ L⌉ rounds, more than the loop's L."""
+    return rounds == (L - 1).bit_length() and combines == L * rounds - 2**rounds + 1 and combines > L
+
+
+def _slope_is_the_mean(slope: float, mean_log: float, T: int) -> bool:
+    """W8.3: the slope equals the mean of ln a to T units of rounding (one a product)."""
+    return abs(slope - mean_log) <= T * EPS * abs(mean_log)
+
+
+def _tanh_does_not_close(affine: float, tanh: float) -> bool:
+    """W8.4: the composed affine maps are one map (residual ≤ 100 ε); the tanh steps are not (> 1 %)."""
+    return affine <= 100 * EPS and tanh > TANH_FAR
+
+
+def _toy_is_llama(toy_per_token: int, llama_per_token: int, llama_long: int) -> bool:
+    """W8.5: page 05's toy keeps Llama-3.1-8B's 131.072 B a token, 17,18 GB at 131.072 tokens."""
+    return toy_per_token == llama_per_token == 131_072 and llama_long == 131_072 * L_LONG
+
+
+CHECKS = {
+    "W8.1": _scan_equals_loop,
+    "W8.2": _scan_work_is_counted,
+    "W8.3": _slope_is_the_mean,
+    "W8.4": _tanh_does_not_close,
+    "W8.5": _toy_is_llama,
+}
+
+
+@cache
+def readout() -> WidgetClaims:
+    """The page's numbers (glue key → Catalan string), its claims and its table of real models."""
+    L, seeds = lr.STEPS, range(N_SEEDS)
+    a, b = lr.draw(seed=0)
+    s, wk, tolerance = lr.scan(a, b), lr.work(L), float(lr.work(L).scan_depth)
+    gaps = [_scan_gap(k) for k in seeds]
+    slopes = [_slope(k) for k in seeds]
+    compositions = [lr.compose(*_steps(k)) for k in seeds]
+    slope, mean_log = slopes[0]
+    c = compositions[0]
+    hand = page01.readout().numbers
+    long = lr.work(L_LONG)
+    models = {KEYS[m.name]: m for m in lr.MODELS}
+    toy = w5.kv_cache_bytes(1, w5.D, w5.LAYERS, w5.BYTES)
+    qwen = models["qwen"]
+    qwen_layer_state = qwen.state_numbers // 36
+    matrix = lr.matrix_state_bytes(MATRIX_D, MATRIX_LAYERS)
+    n = {
+        "w8_L": fmt.integer(L),
+        "w8_d": fmt.integer(lr.CHANNELS),
+        "w8_gate_mean": fmt.shortest(lr.GATE_MEAN),
+        "w8_gate_scale": fmt.shortest(lr.GATE_SCALE),
+        "w8_rounds": fmt.integer(s.rounds),
+        "w8_combines": fmt.integer(s.combines),
+        "w8_loop_work": fmt.integer(wk.loop_work),
+        "w8_work_ratio": fmt.decimal(s.combines / wk.loop_work, 1),
+        "w8_scan_ulps": _ulps_text(gaps[0]),
+        "w8_scan_ulps_max": _ulps_text(max(gaps)),
+        "w8_tol_ulps": fmt.integer(int(tolerance)),
+        "w8_last_seed": fmt.integer(N_SEEDS - 1),
+        "w8_step_lo": fmt.shortest(STEP_SLOPES[0]),
+        "w8_step_hi": fmt.shortest(STEP_SLOPES[1]),
+        "w8_bytes": fmt.integer(models["llama"].bytes_per_number),
+        "w8_opt_d": fmt.integer(models["opt"].kv_numbers // 2),
+        "w8_qwen_family": "Qwen3-Next",
+        "w8_slope": _log_text(slope),
+        "w8_mean_log_a": _log_text(mean_log),
+        "w8_slope_gap": fmt.power_of_ten(abs(slope - mean_log), 1),
+        "w8_slope_tol": fmt.power_of_ten(L * EPS * abs(mean_log), 1),
+        "w8_log_grad_T": fmt.decimal(slope * L, 1),
+        "w8_w1_pred": hand["w1_pred"],
+        "w8_w1_meas": hand["w1_meas"],
+        "w8_w1_rel_error": hand["w1_rel_error"],
+        "w8_a1": fmt.decimal(_steps(0)[0], 2),
+        "w8_b1": fmt.decimal(_steps(0)[1], 2),
+        "w8_a2": fmt.decimal(_steps(0)[2], 2),
+        "w8_b2": fmt.decimal(_steps(0)[3], 2),
+        "w8_affine_residual": fmt.power_of_ten(c.affine, 1),
+        "w8_tanh_residual": fmt.percent(c.tanh, 0),
+        "w8_tanh_residual_min": fmt.percent(min(x.tanh for x in compositions), 0),
+        "w8_tanh_far": fmt.percent(TANH_FAR, 0),
+        "w8_L_long": fmt.integer(L_LONG),
+        "w8_long_rounds": fmt.integer(long.scan_depth),
+        "w8_long_work": fmt.integer(long.scan_work),
+        "w8_long_ratio": fmt.decimal(long.scan_work / long.loop_work, 1),
+        "w8_toy_per_token": fmt.integer(toy),
+        "w8_toy_layers": fmt.integer(w5.LAYERS),
+        "w8_toy_d": fmt.integer(w5.D),
+        "w8_toy_bytes": fmt.integer(w5.BYTES),
+        "w8_opt_kib": fmt.binary_bytes(models["opt"].per_token),
+        "w8_mistral_window": fmt.integer(models["mistral"].window),
+        "w8_qwen_layer_state": fmt.integer(qwen_layer_state),
+        "w8_qwen_layer_kv": fmt.integer(qwen.kv_numbers),
+        "w8_qwen_cross": fmt.integer(lr.crossover(qwen_layer_state, qwen.kv_numbers)),
+        "w8_matrix_d": fmt.integer(MATRIX_D),
+        "w8_matrix_layers": fmt.integer(MATRIX_LAYERS),
+        "w8_matrix_state": _big_bytes(matrix),
+        "w8_matrix_cross": fmt.integer(lr.crossover(matrix, models["llama"].per_token)),
+        "w8_ex2_a": fmt.shortest(0.99),
+        "w8_ex2_slope": _log_text(np.log(0.99)),
+        "w8_ex2_grad": fmt.power_of_ten(0.99**L, 1),
+    }
+    for key, m in models.items():
+        n[f"w8_{key}_name"] = m.name
+        n[f"w8_{key}_layers"] = fmt.integer(m.attention_layers)
+        n[f"w8_{key}_kv_numbers"] = fmt.integer(m.kv_numbers)
+        n[f"w8_{key}_per_token"] = fmt.integer(m.per_token)
+        n[f"w8_{key}_long"] = _big_bytes(lr.cache_bytes(m, L_LONG))
+        n[f"w8_{key}_state"] = _big_bytes(m.state_numbers * m.bytes_per_number) if m.state_numbers else "cap"
+    n["w8_seeds_1"] = _seeds_text(sum(_scan_equals_loop(g, tolerance) for g in gaps))
+    n["w8_seeds_3"] = _seeds_text(sum(_slope_is_the_mean(x, m, L) for x, m in slopes))
+    n["w8_seeds_4"] = _seeds_text(sum(_tanh_does_not_close(x.affine, x.tanh) for x in compositions))
+
+    n["w8_fig_work_alt"] = (
+        f"Profunditat i treball segons L, en escala logarítmica: el bucle fa L passos seguits; l’escombratge, "
+        f"⌈log₂ L⌉ rondes ({n['w8_rounds']} a L = {n['w8_L']}) i {n['w8_combines']} composicions, "
+        f"{n['w8_work_ratio']} vegades el treball del bucle."
+    )
+    n["w8_fig_gradient_alt"] = (
+        f"Logaritme del gradient ∂h_T/∂h_(T−k) segons k, de 0 a {n['w8_L']} passos, mitjana de "
+        f"{n['w8_d']} canals: una recta de pendent {n['w8_slope']} per pas que cau a {n['w8_log_grad_T']}, "
+        f"sobre la recta de pendent ln a mitjà, {n['w8_mean_log_a']}."
+    )
+    n["w8_fig_memory_alt"] = (
+        f"Memòria en inferència segons el context, en escala logarítmica: a {n['w8_L_long']} tokens, "
+        f"{n['w8_opt_long']} l’OPT-13B, {n['w8_llama_long']} Llama-3.1-8B, {n['w8_deepseek_long']} DeepSeek-V3, "
+        f"{n['w8_qwen_long']} Qwen3-Next i {n['w8_mistral_long']} Mistral-7B, que s’atura a "
+        f"{n['w8_mistral_window']} tokens."
+    )
+
+    seeds_of = lambda i: "{w8_seeds_" + str(i) + "}"  # noqa: E731
+    claims = (
+        Claim(
+            "W8.1",
+            "L'escombratge paral·lel dona els mateixos estats que el bucle, llevat d'unes unitats d'arrodoniment.",
+            "draw",
+            "diferència màxima de {w8_scan_ulps} unitats a L = {w8_L} (tolerància {w8_tol_ulps}, una per ronda; "
+            "la pitjor llavor, {w8_scan_ulps_max})",
+            **judge(_scan_equals_loop, gaps[0], tolerance),
+            robustness=seeds_of(1),
+        ),
+        Claim(
+            "W8.2",
+            "L'escombratge de Hillis i Steele fa ⌈log₂ L⌉ rondes i més treball que el bucle.",
+            "exact",
+            "{w8_rounds} rondes i {w8_combines} composicions comptades a L = {w8_L}, contra {w8_loop_work} passos",
+            **judge(_scan_work_is_counted, s.combines, s.rounds, L),
+        ),
+        Claim(
+            "W8.3",
+            "En una recurrència lineal, el pendent del logaritme del gradient és exactament la mitjana de ln a.",
+            "draw",
+            "pendent {w8_slope}, mitjana {w8_mean_log_a}, diferència {w8_slope_gap} (tolerància {w8_slope_tol})",
+            **judge(_slope_is_the_mean, slope, mean_log, L),
+            robustness=seeds_of(3),
+        ),
+        Claim(
+            "W8.4",
+            "Dos passos afins componen un sol pas afí; dos passos tanh no componen un sol pas tanh.",
+            "draw",
+            "residu relatiu de la millor recta: {w8_affine_residual} (afí), {w8_tanh_residual} (tanh; "
+            "el mínim de les llavors, {w8_tanh_residual_min})",
+            **judge(_tanh_does_not_close, c.affine, c.tanh),
+            robustness=seeds_of(4),
+        ),
+        Claim(
+            "W8.5",
+            "El model de joguina de la pàgina 05 guarda per token tants bytes com Llama-3.1-8B.",
+            "exact",
+            "{w8_toy_per_token} B per token tots dos; {w8_llama_long} a {w8_L_long} tokens",
+            **judge(_toy_is_llama, toy, models["llama"].per_token, lr.cache_bytes(models["llama"], L_LONG)),
+        ),
+    )
+    header = ["model", "atenció", "capes amb memòria cau", "nombres per token i capa", "bytes per token"]
+    header += ["estat fix", f"a {n['w8_L_long']} tokens"]
+    rows = [
+        [
+            m.name,
+            KINDS[key],
+            "{w8_" + key + "_layers}",
+            "{w8_" + key + "_kv_numbers}",
+            "{w8_" + key + "_per_token}",
+            "{w8_" + key + "_state}",
+            "{w8_" + key + "_long}",
+        ]
+        for key, m in models.items()
+    ]
+    return WidgetClaims("W8", "08-recurrencia-lineal", n, claims, (), paragraphs=(), tables={"models": (header, rows)})
+
+
+# --- the figures --------------------------------------------------------------------------------
+
+
+def _plot_work(n: dict) -> Figure:
+    """Depth and work against L (log–log): the loop's L and L, the scan's ⌈log₂ L⌉ and its combines."""
+    fig, ax = new_figure()
+    lengths = [2**k for k in range(1, 18)]
+    works = [lr.work(length) for length in lengths]
+    ax.plot(lengths, lengths, "-", color=ORANGE, label="bucle: profunditat = treball = L")
+    ax.plot(lengths, [w.scan_work for w in works], "--", color=BLUE, label="escombratge: treball (composicions)")
+    ax.plot(lengths, [w.scan_depth for w in works], "-", color=BLUE, label="escombratge: profunditat (rondes)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("longitud L (passos)")
+    ax.set_ylabel("passos seguits o operacions")
+    log_log_ticks(ax)
+    ax.legend(loc="upper left", fontsize=SMALL)
+    return fig
+
+
+def _plot_gradient(n: dict) -> Figure:
+    """ln|∂h_T/∂h_{T−k}| against k: a few channels, their mean, and the line of slope mean ln a."""
+    fig, ax = new_figure()
+    a, _ = lr.draw(seed=0)
+    log_g = np.log(lr.gradient(a))
+    k = np.arange(len(log_g))
+    for j in range(4):
+        ax.plot(k, log_g[:, j], color=GREY, lw=0.6, alpha=0.6, label="quatre canals" if j == 0 else None)
+    ax.plot(k, log_g.mean(axis=1), color=BLUE, lw=2, label="mitjana dels canals (retropropagació)")
+    ax.plot(k, k * np.log(a).mean(), "--", color=ORANGE, label=f"k · ln a mitjà, pendent {n['w8_mean_log_a']}")
+    ax.set_xlabel("passos enrere k")
+    ax.set_ylabel("ln |∂hₜ/∂hₜ₋ₖ| (t = T)")
+    ax.legend(loc="lower left", fontsize=SMALL)
+    return fig
+
+
+def _plot_memory(n: dict) -> Figure:
+    """Bytes kept against the context length (log–log) for the five models and a d×d state."""
+    fig, ax = new_figure()
+    tokens = [2**k for k in range(4, 18)]
+    for m in lr.MODELS:
+        key = KEYS[m.name]
+        ax.plot(tokens, [lr.cache_bytes(m, t) for t in tokens], "-", color=COLORS[key], label=m.name)
+    matrix = lr.matrix_state_bytes(MATRIX_D, MATRIX_LAYERS)
+    ax.axhline(matrix, color=STATE_COLOR, lw=1.2, ls="--")
+    ax.annotate(
+        f"estat {n['w8_matrix_d']}×{n['w8_matrix_d']} per capa, {n['w8_matrix_layers']} capes",
+        (tokens[0], matrix),
+        textcoords="offset points",
+        xytext=(0, 4),
+        fontsize=SMALL,
+    )
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("context L (tokens)")
+    ax.set_ylabel("bytes en memòria")
+    log_log_ticks(ax)
+    ax.legend(loc="lower right", fontsize=SMALL)
+    return fig
+
+
+@typeset
+def figures() -> dict[str, Figure]:
+    """The page's figures, by the name the page shows them under."""
+    n = readout().numbers
+    return {"w8_fig_work": _plot_work(n), "w8_fig_gradient": _plot_gradient(n), "w8_fig_memory": _plot_memory(n)}
+
+
+# --- the widget ---------------------------------------------------------------------------------
+
+
+def reading(L: int = lr.STEPS, d: int = MATRIX_D) -> dict[str, str]:
+    """Widget 8's readout at a length ``L`` (1 … 10**9) and a d×d state per layer of side ``d``
+    (1 … 65.536), 32 layers in bf16 (keys of :data:`LABELS`)."""
+    L, d = _check.integer("L", L, 1, 10**9), _check.integer("d", d, 1, 65_536)
+    wk, llama = lr.work(L), next(m for m in lr.MODELS if m.name == "Llama-3.1-8B")
+    state = lr.matrix_state_bytes(d, MATRIX_LAYERS)
+    return {
+        "loop": fmt.integer(wk.loop_depth),
+        "rounds": fmt.integer(wk.scan_depth),
+        "work": fmt.integer(wk.scan_work),
+        "llama": _big_bytes(lr.cache_bytes(llama, L)),
+        "state": _big_bytes(state),
+        "cross": f"{fmt.integer(lr.crossover(state, llama.per_token))} tokens",
+    }
+
+
+def controls() -> dict:
+    """The widget's every state, for the HTML book (``chapter09.interactive.spec``)."""
+    curves = [
+        {
+            "label": m.name,
+            "color": COLORS[KEYS[m.name]],
+            "x": list(LENGTHS),
+            "y": [lr.cache_bytes(m, t) for t in LENGTHS],
+        }
+        for m in lr.MODELS
+    ]
+
+    def state(L, d):
+        llama = next(m for m in lr.MODELS if m.name == "Llama-3.1-8B")
+        matrix = {"label": "estat d×d per capa", "color": STATE_COLOR, "dash": True, "x": [LENGTHS[0], LENGTHS[-1]]}
+        matrix["y"] = [lr.matrix_state_bytes(d, MATRIX_LAYERS)] * 2
+        plot = {"kind": "lines", "xlog": True, "ylog": True, "xlabel": "context L (tokens)", "ylabel": "bytes"}
+        plot["legend"] = "below"  # six curves: a legend inside the axes would hide some
+        plot |= {"marker": {"x": L, "y": lr.cache_bytes(llama, L)}, "series": [*curves, matrix]}
+        return {"readout": reading(L, d), "plot": plot}
+
+    return spec(
+        "w8",
+        [
+            control("L", "L (passos o tokens)", LENGTHS, 1024, fmt.integer),
+            control("d", "d (costat de l’estat)", SIDES, MATRIX_D, fmt.integer),
+        ],
+        state,
+        LABELS,
+    )
