@@ -223,7 +223,7 @@ def readout() -> WidgetClaims:
         f"{n['w8_work_ratio']} vegades el treball del bucle."
     )
     n["w8_fig_gradient_alt"] = (
-        f"Logaritme del gradient ∂h_T/∂h_(T−k) segons k, de 0 a {n['w8_L']} passos, mitjana de "
+        f"Logaritme del gradient de l’últim estat respecte del de k passos enrere, de 0 a {n['w8_L']}, mitjana de "
         f"{n['w8_d']} canals: una recta de pendent {n['w8_slope']} per pas que cau a {n['w8_log_grad_T']}, "
         f"sobre la recta de pendent ln a mitjà, {n['w8_mean_log_a']}."
     )
