@@ -117,6 +117,8 @@ def function(name: str, value):
 
 def _real_array(name: str, value) -> np.ndarray:
     """``value`` as float64, refusing what would be coerced: bools, complex numbers, text, None."""
+    if type(value) is np.ndarray and value.dtype == np.float64:  # the common case, at once
+        return value
     if isinstance(value, (str, bytes)):
         raise ValueError(f"{name} must be an array of real numbers, got {_short(value)}")
     if not isinstance(value, np.ndarray) and hasattr(value, "__len__") and len(value) > MAX_ELEMENTS:

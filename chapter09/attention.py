@@ -44,7 +44,7 @@ from functools import cache
 
 import numpy as np
 
-from . import _check
+from . import _check, portable
 from .common import N_SEEDS, memo
 
 __all__ = [
@@ -133,7 +133,7 @@ def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
         z = scores / temperature
     _finite("scores", z)
     z = z - z.max(axis=-1, keepdims=True)  # the largest term is exp(0) = 1
-    return np.exp(z - np.log(np.exp(z).sum(axis=-1, keepdims=True)))
+    return portable.exp(z - portable.log(portable.exp(z).sum(axis=-1, keepdims=True)))
 
 
 def _draw(seeds, n: int, d: int) -> np.ndarray:
@@ -144,7 +144,13 @@ def _draw(seeds, n: int, d: int) -> np.ndarray:
 def _forward(states: np.ndarray, scores: np.ndarray, temperature: float) -> tuple[np.ndarray, np.ndarray]:
     """The weights ``α = softmax(e/τ)`` and the contexts ``c = α h``, for states ``(seeds, n, d)``."""
     alpha = softmax(scores, temperature)
-    return alpha, alpha @ states
+    return alpha, _weighted(alpha, states)
+
+
+def _weighted(alpha: np.ndarray, states: np.ndarray) -> np.ndarray:
+    """The contexts ``c_t = Σ_j α_tj h_j``, (…, n, d): products added in numpy's fixed order, not a BLAS
+    kernel's, since the page prints how they round (a context exactly on the hull, a row sum 1 ± 2⁻⁵²)."""
+    return (alpha[..., :, :, None] * states[..., None, :, :]).sum(axis=-2)
 
 
 def effective_span(alpha: np.ndarray) -> np.ndarray:
@@ -167,8 +173,8 @@ def effective_span(alpha: np.ndarray) -> np.ndarray:
     if np.any(off > _SUM_TOL):
         raise ValueError(f"alpha must hold rows that sum to 1 (within {_SUM_TOL}), got one off by {off.max()}")
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(alpha > 0, alpha * np.log(alpha), 0.0)
-    return np.exp(-terms.sum(axis=-1))
+        terms = np.where(alpha > 0, alpha * portable.log(alpha), 0.0)
+    return portable.exp(-terms.sum(axis=-1))
 
 
 def _participation(alpha: np.ndarray) -> np.ndarray:
@@ -299,7 +305,7 @@ def _row_sum_errors(temperatures=TEXT_TEMPERATURES, n: int = N) -> np.ndarray:
 def _constant_states(temperature: float = TEMPERATURE, n: int = N) -> tuple[float, float]:
     """Every state the number 1: the hull excess, and the signed ``c_t − 1`` farthest out (the row sum's rounding)."""
     states = np.ones((n, 1))
-    context = softmax(alignment_scores(n), temperature) @ states
+    context = _weighted(softmax(alignment_scores(n), temperature), states)
     off = context[:, 0] - 1.0
     return hull_excess(context, states), float(off[np.argmax(np.abs(off))])
 
@@ -307,7 +313,7 @@ def _constant_states(temperature: float = TEMPERATURE, n: int = N) -> tuple[floa
 # Where float64's exp rounds to zero: the smallest positive float is 2⁻¹⁰⁷⁴ (math.ulp(0.0)), and exp(x)
 # rounds to 0.0 once it falls to half of it, 2⁻¹⁰⁷⁵ (round half to even).  So the threshold is
 # ln 2⁻¹⁰⁷⁵ ≈ −745,13, not ln 2⁻¹⁰⁷⁴ ≈ −744,44: exp(−745,0) is 2⁻¹⁰⁷⁴, not 0.  EXP_UNDERFLOW is the
-# smallest float whose exp is not 0.0 (np.exp of the float just below it is 0.0; tested).
+# smallest float whose exp is not 0.0 (exp of the float just below it is 0.0; tested).
 EXP_UNDERFLOW = math.log(math.ulp(0.0)) - math.log(2.0)
 
 
@@ -406,7 +412,7 @@ def seed_dependence(n_seeds: int = N_SEEDS, n: int = N, d: int = D) -> SeedDepen
     _check.size("n_seeds, n and d", n_seeds * n * n * d, _WORK_LIMIT, "n_seeds·n²·d")
     states = _draw(range(n_seeds), n, d)
     hand = np.broadcast_to(alignment_scores(n), (n_seeds, n, n))
-    raw = states @ states.swapaxes(-1, -2)  # h_t·h_j
+    raw = (states[..., :, None, :] * states[..., None, :, :]).sum(axis=-1)  # h_t·h_j, in a fixed order
     monotone, dot = (effective_span(softmax(e, TEMPERATURE)).mean(axis=-1) for e in (hand, raw / math.sqrt(d)))
     pairs = raw[:, ~np.eye(n, dtype=bool)]
     return SeedDependence(

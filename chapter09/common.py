@@ -1,10 +1,8 @@
-"""What several widgets share: the number of seeds behind every robustness share, σ, and ``A v``.
+"""What several widgets share: the number of seeds behind every robustness share, and ``A v``.
 
 A module of its own, so that an edit of one widget re-executes only the pages that
 use that widget (the book keys each page on the modules it imports).
 
->>> sigmoid(np.array([-np.inf, 0.0, np.inf])).tolist()
-[0.0, 0.5, 1.0]
 >>> _matvec(np.eye(2) * 3, np.array([[1.0, 2.0], [0.5, 0.0]])).tolist()
 [[3.0, 6.0], [1.5, 0.0]]
 """
@@ -17,29 +15,9 @@ import numpy as np
 
 from . import _check
 
-__all__ = ["N_SEEDS", "memo", "sigmoid"]
+__all__ = ["N_SEEDS", "memo"]
 
 N_SEEDS = 200  # every share "in X % of the seeds" counts this many seeds, 0 … N_SEEDS − 1
-
-
-def sigmoid(z: np.ndarray) -> np.ndarray:
-    """σ(z) without overflow for either sign of z (σ(+∞) = 1 exactly; NaN is refused).
-
-    Parameters
-    ----------
-    z : array_like of float, any shape
-        The argument, elementwise; ±inf allowed, NaN raises ``ValueError``.
-
-    Returns
-    -------
-    numpy.ndarray
-        σ(z), float64, of z's shape, every value in [0, 1].
-    """
-    z = _check._real_array("z", z)
-    if np.any(np.isnan(z)):
-        raise ValueError("z must hold no NaN, got NaN")
-    e = np.exp(-np.abs(z))
-    return np.where(z >= 0, 1 / (1 + e), e / (1 + e))
 
 
 def _matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _check
-from .common import N_SEEDS, memo, sigmoid
+from .common import N_SEEDS, memo
+from .portable import sigmoid
 
 __all__ = [
     "CHANNELS",

@@ -43,7 +43,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _check
-from .common import memo, sigmoid
+from .common import memo
+from .portable import sigmoid, tanh
 
 __all__ = [
     "CHANNELS",
@@ -293,16 +294,18 @@ def compose(a1: float, b1: float, a2: float, b2: float, points: int = 201) -> Co
     """
     a1, b1, a2, b2 = (_check.real(n, v, -10, 10) for n, v in zip(("a1", "b1", "a2", "b2"), (a1, b1, a2, b2)))
     x = np.linspace(-3, 3, _check.integer("points", points, 2, 100_000))
-    return Composition(_line_residual(x, a2 * (a1 * x + b1) + b2), _line_residual(x, a2 * np.tanh(a1 * x + b1) + b2))
+    return Composition(_line_residual(x, a2 * (a1 * x + b1) + b2), _line_residual(x, a2 * tanh(a1 * x + b1) + b2))
 
 
 def _line_residual(x: np.ndarray, y: np.ndarray) -> float:
-    """RMS residual of the least-squares line through (x, y) over the RMS deviation of y (0 if y is flat)."""
-    spread = np.sqrt(np.mean((y - y.mean()) ** 2))
+    """RMS residual of the least-squares line through (x, y) over the RMS deviation of y (0 if y is flat):
+    the line's slope is Σ(x − x̄)(y − ȳ) / Σ(x − x̄)², in arithmetic whose last bit no CPU changes."""
+    dx, dy = x - x.mean(), y - y.mean()
+    spread = np.sqrt(np.mean(dy * dy))
     if spread <= 1e-300 + 4 * np.finfo(float).eps * np.abs(y).max():
         return 0.0
-    coef, *_ = np.linalg.lstsq(np.stack([x, np.ones_like(x)], axis=1), y, rcond=None)
-    return float(np.sqrt(np.mean((y - coef[0] * x - coef[1]) ** 2)) / spread)
+    residual = dy - (np.sum(dx * dy) / np.sum(dx * dx)) * dx
+    return float(np.sqrt(np.mean(residual * residual)) / spread)
 
 
 def cache_bytes(model: Memory, L: int) -> int:

@@ -71,9 +71,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _check
+from . import _check, portable
 from . import rnn_gradient as rnn
-from .common import N_SEEDS, _matvec, memo, sigmoid
+from .common import N_SEEDS, _matvec, memo
+from .portable import sigmoid, tanh
 
 __all__ = [
     "FORGET",
@@ -126,11 +127,17 @@ _Pass.__doc__ = (
 
 def _step(W, U, x_t, c, h, forget: float, pinned: bool) -> _Pass:
     """Equations (1): step t from ``x_t``, ``c_{t-1}`` and ``h_{t-1}``."""
-    pre = _matvec(W, x_t[..., None, :]) + _matvec(U, h[..., None, :])  # (..., 4, d)
-    i, o, g, z = sigmoid(pre[..., 0, :]), sigmoid(pre[..., 2, :]), np.tanh(pre[..., 3, :]), pre[..., 1, :]
+    pre = _exact_matvec(W, x_t) + _exact_matvec(U, h)  # (..., 4, d)
+    i, o, g, z = sigmoid(pre[..., 0, :]), sigmoid(pre[..., 2, :]), tanh(pre[..., 3, :]), pre[..., 1, :]
     f = np.full_like(z, forget) if pinned else sigmoid(_logit(forget) + z)
     c = f * c + i * g
-    return _Pass(i, f, o, g, z, c, o * np.tanh(c))
+    return _Pass(i, f, o, g, z, c, o * tanh(c))
+
+
+def _exact_matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """A v for A (..., 4, d, d) and v (..., d), with products whose bits no CPU changes (the forward
+    pass's last bits are printed: the finite differences of ∂c_t/∂c_{t-1} measure them)."""
+    return portable.matmul(A, v[..., None, :, None])[..., 0]
 
 
 def _forward(W, U, x, forget: float, pinned: bool) -> _Pass:
@@ -150,17 +157,17 @@ def _backward(U, p: _Pass, u, pinned: bool):
     dc, dh, cell = np.zeros_like(p.c), np.zeros_like(p.c), np.zeros_like(p.c)  # index t: at c_t, h_t
     U_T = np.swapaxes(U, -1, -2)
     dh[:, T] = u
-    dc[:, T] = cell[:, T] = u * p.o[:, T - 1] * (1 - np.tanh(p.c[:, T]) ** 2)
+    dc[:, T] = cell[:, T] = u * p.o[:, T - 1] * (1 - tanh(p.c[:, T]) ** 2)
     for t in range(T, 0, -1):
         i, f, o, g = (a[:, t - 1] for a in p[:4])  # step t's gates (the gate arrays count steps from 0)
         dz = (
             dc[:, t] * g * i * (1 - i),
             np.zeros_like(f) if pinned else dc[:, t] * p.c[:, t - 1] * f * (1 - f),
-            dh[:, t] * np.tanh(p.c[:, t]) * o * (1 - o),
+            dh[:, t] * tanh(p.c[:, t]) * o * (1 - o),
             dc[:, t] * i * (1 - g * g),
         )
         dh[:, t - 1] = sum(_matvec(U_T[:, q], dz[q]) for q in range(4))
-        through_h = dh[:, t - 1] * p.o[:, t - 2] * (1 - np.tanh(p.c[:, t - 1]) ** 2) if t > 1 else 0.0  # h_0 fixed
+        through_h = dh[:, t - 1] * p.o[:, t - 2] * (1 - tanh(p.c[:, t - 1]) ** 2) if t > 1 else 0.0  # h_0 fixed
         dc[:, t - 1] = f * dc[:, t] + through_h
         cell[:, t - 1] = f * cell[:, t]
     return dc[:, ::-1], dh[:, ::-1], cell[:, ::-1]
@@ -249,7 +256,7 @@ def _identity_gaps(seed: int, t: int = 20):
     """max |J_block − I − J_F| of a block ``x + W2 tanh(W1 x)``, max |∂c_t/∂c_{t-1} − diag(f_t)| at step t, and f_t."""
     rng = np.random.default_rng([seed, 3])
     W1, W2 = (rng.standard_normal((D, D)) / np.sqrt(D) for _ in range(2))
-    F = lambda v: W2 @ np.tanh(W1 @ v)  # noqa: E731
+    F = lambda v: portable.matmul(W2, tanh(portable.matmul(W1, v[:, None])))[:, 0]  # noqa: E731  (printed bits)
     x0 = rng.standard_normal(D)
     residual_gap = np.abs(_jacobian(lambda v: v + F(v), x0) - np.eye(D) - _jacobian(F, x0)).max()
 

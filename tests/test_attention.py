@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from chapter09 import attention as w4
+from chapter09 import portable
 
 TAUS = np.logspace(-3, 3, 25)
 
@@ -81,7 +82,7 @@ def test_rows_do_not_depend_on_the_seed_and_split_into_exact_and_rounded():
         )
     ulps = w4._row_sum_errors()
     values, counts = np.unique(ulps, return_counts=True)
-    assert dict(zip(values.tolist(), counts.tolist())) == {0: 21, 1: 1, 2: 13} and len(ulps) == 5 * w4.N
+    assert dict(zip(values.tolist(), counts.tolist())) == {0: 20, 1: 1, 2: 13, 3: 1} and len(ulps) == 5 * w4.N
 
 
 def test_the_seeds_batch_is_the_seeds_one_by_one():
@@ -97,7 +98,7 @@ def test_the_seeds_batch_is_the_seeds_one_by_one():
 def test_equal_states_put_the_context_outside_by_a_rounding():
     """In floating point the hull is not a theorem: with one state repeated, the context is the row sum."""
     excess, off = w4._constant_states(1.0)
-    assert excess == 2.0**-52 and off == -(2.0**-52)
+    assert excess == 2.0**-52 and off == 2.0**-52
     assert w4._constant_states(1e-3) == (0.0, 0.0)  # one-hot rows sum to 1 exactly
 
 
@@ -116,8 +117,9 @@ def test_exp_underflows_below_ln_of_half_the_smallest_float():
 
     floor = w4.EXP_UNDERFLOW
     assert floor == pytest.approx(-1075 * math.log(2), abs=1e-12) and round(floor, 2) == -745.13
-    assert np.exp(floor) == math.ulp(0.0) == 2.0**-1074  # rounds up to the smallest positive float
-    assert np.exp(np.nextafter(floor, -np.inf)) == 0.0 and math.exp(np.nextafter(floor, -np.inf)) == 0.0
+    for exp in (np.exp, portable.exp):  # numpy's and the book's
+        assert exp(floor) == math.ulp(0.0) == 2.0**-1074  # rounds up to the smallest positive float
+        assert exp(np.nextafter(floor, -np.inf)) == 0.0 and math.exp(np.nextafter(floor, -np.inf)) == 0.0
     ln_smallest = math.log(math.ulp(0.0))  # the threshold the page used to print: exp is far from 0 there
     assert ln_smallest == pytest.approx(-744.44, abs=0.005) and np.exp(np.nextafter(ln_smallest, -np.inf)) > 0
     assert np.exp(-745.0) > 0 and np.exp(-745.14) == 0.0
@@ -142,7 +144,7 @@ def test_exercise_answers():
     assert n["w4_span_dk"] == "6,98" and w4.attend(temperature=8.0).span.mean() < w4.N
     underflow = (n["w4_zero_weights"], n["w4_zeroed_exp"], n["w4_kept_exp"], n["w4_exp_floor"])
     assert underflow == ("30", "−800", "−400", "−745,13") and n["w4_exp_floor_pow"] == "2⁻¹⁰⁷⁵"
-    assert (n["w4_const_excess"], n["w4_const_sum"]) == ("2,22·10⁻¹⁶", "1 − 2⁻⁵²")
+    assert (n["w4_const_excess"], n["w4_const_sum"]) == ("2,22·10⁻¹⁶", "1 + 2⁻⁵²")
 
 
 def test_the_prose_and_the_widget_print_each_number_alike():

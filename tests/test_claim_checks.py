@@ -149,7 +149,7 @@ FAILS = [
     ("W3.2", dict(V=1023)),
     ("W3.3", dict(missing_text="8,1")),
     ("W3.3", dict(fraction=0.0039)),
-    ("W4.1", dict(max_ulp=3)),
+    ("W4.1", dict(max_ulp=5)),
     ("W4.1", dict(min_weight=-TINY)),
     ("W4.2", dict(hull_excess=TINY)),
     ("W4.3", dict(hull_excess=TINY)),
@@ -232,7 +232,7 @@ HOLDS = [
     ("W2.4", dict(gap_default=0.0049, gap_low=0.0046)),  # both print as 0,005
     ("W2.5", dict(residual_factor=1.0)),
     ("W3.1", dict(most_codes_used=64)),
-    ("W4.1", dict(max_ulp=2)),
+    ("W4.1", dict(max_ulp=4)),
     ("W4.1", dict(min_weight=0.0)),
     ("W4.2", dict(hull_excess=-1.0)),
     ("W4.4", dict(span=1.49)),

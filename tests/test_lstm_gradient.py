@@ -9,8 +9,8 @@ import pytest
 from chapter09 import fmt
 from chapter09 import lstm_gradient as w2
 from chapter09 import rnn_gradient as w1
-from chapter09.common import sigmoid
 from chapter09.pages import lstm_gradient as page
+from chapter09.portable import sigmoid
 
 
 def logit(f):

@@ -261,7 +261,10 @@ NON_FINITE = {
     ),
     "chapter09.lstm_gradient.simulate": ({-INF}, "log_whole and log_cell of a gradient that vanished exactly"),
     "chapter09.lstm_gradient.stack_gradient": ({-INF}, "log_norms of a gradient that vanished exactly"),
-    "chapter09.common.sigmoid": (set(), "finite for every z, ±inf included"),
+    "chapter09.portable.exp": ({INF, NAN}, "eˣ overflows to ∞ above ln(2¹⁰²⁴); NaN in, NaN out"),
+    "chapter09.portable.log": ({-INF, INF, NAN}, "ln 0 = −∞, ln ∞ = ∞, NaN for a negative x or NaN"),
+    "chapter09.portable.tanh": ({NAN}, "NaN in, NaN out (±inf give ±1)"),
+    "chapter09.portable.sigmoid": ({NAN}, "NaN in, NaN out (±inf give 1 and 0)"),
 }
 
 huge_range = range(10**12)
