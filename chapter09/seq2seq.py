@@ -36,13 +36,17 @@ The attention's backward pass starts from ``δctx_t = δlogits_t C_outᵀ + δa_
 
 Adam (lr 0.01) follows each step.  Before it, each model's whole gradient is rescaled to
 norm 1 when it is longer: gradient-norm clipping, Pascanu, Mikolov & Bengio (2013)'s
-remedy for exploding gradients.  One ``_forward`` and one ``_backward`` serve every arm,
-and attention adds its terms when its weights are there.  They are vectorised over the
-batch and over a leading axis of ``M`` models trained side by side (every array is
-``(M, B, T, …)``): the page trains the six models without attention of one length in one
-stack, and the three with attention in another.  Nothing mixes the models, so each learns
-bit for bit what it learns alone (tested), and the products run on one BLAS thread, so
-that the sums come in the same order on any machine.
+remedy for exploding gradients.  One ``_forward`` and one ``_backward`` serve every arm.
+They are vectorised over the batch and over a leading axis of ``M`` models trained side by
+side (every array is ``(M, B, T, …)``, attention's weights only for the last models of the
+stack): the page trains the nine models of one length in one stack.  Nothing mixes the
+models, so each learns bit for bit what it learns alone (tested).
+
+Every number of a training is the same on every machine: σ, tanh, exp, log and the matrix
+products come from :mod:`chapter09.portable`, and the rest is elementwise arithmetic, which
+IEEE 754 rounds exactly, and numpy's own sums.  An input enters only through ``x W`` with
+``x = E[symbol]``, so ``x W`` is read from the table ``E W`` and the gradients of ``W`` and
+``E`` come from one sum per symbol of ``∂ℒ/∂(x W)``: no product per input.
 
 Why an LSTM?  The chapter's other cell is the tanh RNN.  When the cell was chosen (one
 seed, L = 16, 600 steps, before the models were stacked) the tanh RNN took 1,0 s
@@ -67,7 +71,7 @@ from types import MappingProxyType
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from . import _check
+from . import _check, portable
 from .common import memo
 from .seq2seq_task import MAX_LENGTH, V, _data, _streams
 
@@ -80,6 +84,7 @@ STEPS = 400  # Adam steps per training
 H = 16  # state (and embedding, and attention) width
 LEARNING_RATE = 0.01
 CLIP = 1.0  # largest gradient norm (Pascanu et al. 2013)
+BETAS = (0.9, 0.999)  # Adam's decay rates (Kingma & Ba 2015)
 
 
 # --- the model: parameters, one LSTM step forward and back, one attention step forward and back -----
@@ -101,9 +106,21 @@ def _init(rng: np.random.Generator, attention: bool, v: int = V, h: int = H) -> 
     return p
 
 
+ATTENTION_KEYS = ("C_dec", "C_out", "W_a", "U_a", "v_a")
+
+
 def _stack(models: list[dict]) -> dict[str, np.ndarray]:
-    """Several models' parameters side by side: each array gains a leading model axis M."""
-    return {k: np.stack([p[k] for p in models]) for k in models[0]}
+    """Several models' parameters side by side, those with attention last: each array gains a leading
+    model axis, of all M models for the parameters they share and of the last M_a for attention's."""
+    keys = dict.fromkeys(k for p in models for k in p)
+    return {k: np.stack([p[k] for p in models if k in p]) for k in keys}
+
+
+def _attending(p) -> slice:
+    """The models of a stack that attend: the last ``len(p["W_a"])``."""
+    m = len(next(v for k, v in p.items() if k not in ATTENTION_KEYS))
+    n = len(p["W_a"]) if "W_a" in p else 0
+    return slice(m - n, m)
 
 
 def _T(w: np.ndarray) -> np.ndarray:
@@ -111,30 +128,12 @@ def _T(w: np.ndarray) -> np.ndarray:
     return np.swapaxes(w, -1, -2)
 
 
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    """σ(x) = 1/(1 + e⁻ˣ); e⁻ˣ = ∞ gives 0 exactly."""
-    with np.errstate(over="ignore"):
-        e = np.exp(-x)
-    e += 1
-    return np.divide(1, e, out=e)
-
-
-def _tanh(x: np.ndarray) -> np.ndarray:
-    """tanh x = 1 − 2/(e²ˣ + 1), within 4·10⁻¹⁶ of numpy's tanh; e²ˣ = ∞ gives 1 exactly.  numpy's exp is
-    vectorised where its tanh is not: the training, which spends most of its time here, takes 30 % less."""
-    with np.errstate(over="ignore"):
-        e = np.exp(2 * x)
-    e += 1
-    np.divide(2, e, out=e)
-    return np.subtract(1, e, out=e)
-
-
 def _lstm(a: np.ndarray, c_prev: np.ndarray):
     """One LSTM step from its pre-activations a = [a_i a_f a_o a_g]: the new h and c, and what the step back needs."""
     h = c_prev.shape[-1]
-    ifo, g = _sigmoid(a[..., : 3 * h]), _tanh(a[..., 3 * h :])
+    ifo, g = portable.sigmoid(a[..., : 3 * h]), portable.tanh(a[..., 3 * h :])
     c = ifo[..., h : 2 * h] * c_prev + ifo[..., :h] * g
-    tc = _tanh(c)
+    tc = portable.tanh(c)
     return ifo[..., 2 * h :] * tc, c, (ifo, g, c_prev, tc)
 
 
@@ -148,38 +147,45 @@ def _lstm_back(dh: np.ndarray, dc: np.ndarray, saved) -> tuple[np.ndarray, np.nd
     return np.concatenate([d_ifo, dc * i * (1 - g * g)], axis=-1), dc * f
 
 
-def _attend(s_prev: np.ndarray, states: np.ndarray, keys: np.ndarray, p):
-    """Equation (3): the weights α_tj over the encoder states (M, B, T) and the context ctx_t (M, B, H)."""
-    z = _tanh(keys + (s_prev @ p["W_a"])[:, :, None, :])
-    e = (z @ p["v_a"][:, None, :, None])[..., 0]
-    alpha = np.exp(e - e.max(axis=-1, keepdims=True))
-    alpha /= alpha.sum(axis=-1, keepdims=True)
-    return (alpha[:, :, None, :] @ states)[:, :, 0], (alpha, z)
+def _softmax(e: np.ndarray) -> np.ndarray:
+    """softmax along the last axis."""
+    p = portable.exp(e - e.max(axis=-1, keepdims=True))
+    return p / p.sum(axis=-1, keepdims=True)
+
+
+def _attend(query: np.ndarray, states: np.ndarray, keys: np.ndarray, p):
+    """Equation (3), given the query s_{t-1} W_a (M, B, H): the weights α_tj over the encoder states
+    (M, B, T) and the context ctx_t (M, B, H).  Its sums are short (H or T terms) and many (one per
+    string): a fixed-order sum of products costs less there than cutting operands for a BLAS product."""
+    z = portable.tanh(keys + query[:, :, None, :])
+    alpha = _softmax((z * p["v_a"][:, None, None, :]).sum(axis=-1))
+    return (alpha[..., None] * states).sum(axis=2), (alpha, z)
 
 
 def _attend_back(d_context: np.ndarray, states: np.ndarray, saved, p):
     """Equation (4): from ∂ℒ/∂ctx_t to the query s_{t-1}, the keys h_j U_a, the states and v_a."""
     alpha, z = saved
-    d_alpha = (states @ d_context[..., None])[..., 0]
+    d_alpha = (states * d_context[:, :, None, :]).sum(axis=-1)
     de = alpha * (d_alpha - (alpha * d_alpha).sum(axis=-1, keepdims=True))
     d_pre = de[..., None] * p["v_a"][:, None, None, :] * (1 - z * z)
     d_states = alpha[..., None] * d_context[:, :, None, :]
-    return d_pre.sum(axis=2), d_pre, d_states, np.einsum("mbja,mbj->ma", z, de)
+    d_v = (de[..., None] * z).reshape(len(z), -1, z.shape[-1]).sum(axis=1)
+    return d_pre.sum(axis=2), d_pre, d_states, d_v
 
 
 # --- one forward pass and one backward pass, for M models side by side, a batch each, every arm ------
 
 
 def _mm(a: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Each model's ``a @ w`` for a whole sequence at once: a (M, …, i), w (M, i, j) → (M, …, j)."""
+    """Each model's ``a @ w`` (portable): a (M, …, i), w (M, i, j) → (M, …, j)."""
     m, i = a.shape[0], a.shape[-1]
-    return (a.reshape(m, -1, i) @ w).reshape(*a.shape[:-1], w.shape[-1])
+    return portable.matmul(a.reshape(m, -1, i), w).reshape(*a.shape[:-1], w.shape[-1])
 
 
 def _outer(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Each model's Σ aᵀb over every other index (batch and time): a weight's gradient, (M, i, j)."""
     m = a.shape[0]
-    return _T(a.reshape(m, -1, a.shape[-1])) @ b.reshape(m, -1, b.shape[-1])
+    return portable.matmul(_T(a.reshape(m, -1, a.shape[-1])), b.reshape(m, -1, b.shape[-1]))
 
 
 def _embed(table: np.ndarray, symbols: np.ndarray) -> np.ndarray:
@@ -188,91 +194,140 @@ def _embed(table: np.ndarray, symbols: np.ndarray) -> np.ndarray:
     return table[models, symbols]
 
 
+def _one_hot(symbols: np.ndarray, n: int) -> np.ndarray:
+    """Symbols (M, …) as rows of n zeros and a one, (M, …, n)."""
+    return (symbols[..., None] == np.arange(n)).astype(np.float64)
+
+
+def _factors(*parts: np.ndarray) -> np.ndarray:
+    """What multiplies a layer's weights and bias, [x₁ | x₂ | … | 1], (M, B, T, Σ widths): its weights'
+    gradient is factorsᵀ δ summed over batch and time (the column of ones gives the bias's)."""
+    return np.concatenate([*parts, np.ones((*parts[0].shape[:-1], 1))], axis=-1)
+
+
+def _by_step(x: np.ndarray, batch: int) -> portable.Cut:
+    """x (M, B, T, i) as one matrix (B, i) per model and step, each cut on its own grid: (M, T, B, i)."""
+    return portable.Cut(np.ascontiguousarray(np.swapaxes(x, 1, 2)), batch)
+
+
+def _split(blocks: np.ndarray, *parts: np.ndarray) -> list[np.ndarray]:
+    """The gradients of [x₁ | x₂ | … | 1]ᵀ δ, one per part, and the bias's (its last row)."""
+    edges = np.cumsum([x.shape[-1] for x in parts])
+    return [*np.split(blocks[:, :-1], edges[:-1], axis=1), blocks[:, -1]]
+
+
 def _forward(p, source: np.ndarray, inputs: np.ndarray | None = None, n_out: int | None = None):
     """Logits (M, B, T, V) for the decoder inputs (teacher forcing), or for its own greedy choices if none."""
-    attention, (m, b, t_in), width = "W_a" in p, source.shape, p["U_enc"].shape[1]
-    n_out = inputs.shape[2] if inputs is not None else n_out
-    x_src = _embed(p["E_src"], source)
-    pre = _mm(x_src, p["W_enc"]) + p["b_enc"][:, None, None, :]  # every input's share at once
+    att, (m, b, t_in), width = _attending(p), source.shape, p["U_enc"].shape[1]
+    attention, n_out = att.start < m, inputs.shape[2] if inputs is not None else n_out
+    w = {k: portable.Cut(p[k], width) for k in ("U_enc", "U_dec", "W_a", "C_dec") if k in p}  # cut once
+    pre = _embed(portable.matmul(p["E_src"], p["W_enc"]), source) + p["b_enc"][:, None, None, :]  # x W = (E W)[x]
     h_all, c = np.zeros((m, b, t_in + 1, width)), np.zeros((m, b, width))  # h_0 = 0, h_1 … h_T
     enc = []
     for j in range(t_in):
-        h_all[:, :, j + 1], c, saved = _lstm(pre[:, :, j] + h_all[:, :, j] @ p["U_enc"], c)
+        h_all[:, :, j + 1], c, saved = _lstm(pre[:, :, j] + portable.matmul(h_all[:, :, j], w["U_enc"]), c)
         enc.append(saved)
-    states = h_all[:, :, 1:]
+    states = h_all[att, :, 1:]
     keys = _mm(states, p["U_a"]) if attention else None
-    s_all, x_dec = np.empty((m, b, n_out + 1, width)), np.empty((m, b, n_out, width))
-    contexts = np.zeros((m, b, n_out, width))
+    input_share = portable.matmul(p["E_tgt"], p["W_dec"])
+    s_all = np.empty((m, b, n_out + 1, width))
+    contexts = np.zeros((att.stop - att.start, b, n_out, width))
     s_all[:, :, 0], token = h_all[:, :, -1], np.full((m, b), p["E_tgt"].shape[1] - 1)
     logits, dec = np.empty((m, b, n_out, p["b_out"].shape[-1])), []
     for t in range(n_out):
-        x_dec[:, :, t] = _embed(p["E_tgt"], inputs[:, :, t] if inputs is not None else token)
-        a = x_dec[:, :, t] @ p["W_dec"] + s_all[:, :, t] @ p["U_dec"] + p["b_dec"][:, None, :]
-        att = None
+        symbol = inputs[:, :, t] if inputs is not None else token
+        a = _embed(input_share, symbol) + portable.matmul(s_all[:, :, t], w["U_dec"]) + p["b_dec"][:, None, :]
+        att_saved = None
         if attention:
-            contexts[:, :, t], att = _attend(s_all[:, :, t], states, keys, p)
-            a += contexts[:, :, t] @ p["C_dec"]
+            query = portable.matmul(s_all[att, :, t], w["W_a"])
+            contexts[:, :, t], att_saved = _attend(query, states, keys, p)
+            a[att] += portable.matmul(contexts[:, :, t], w["C_dec"])
         s_all[:, :, t + 1], c, saved = _lstm(a, c)
-        logits[:, :, t] = s_all[:, :, t + 1] @ p["W_out"] + p["b_out"][:, None, :]
-        if attention:
-            logits[:, :, t] += contexts[:, :, t] @ p["C_out"]
-        token = logits[:, :, t].argmax(axis=-1)
-        dec.append((saved, att))
-    return logits, (source, inputs, x_src, h_all, enc, x_dec, s_all, contexts, dec)
+        dec.append((saved, att_saved))
+        if inputs is None:  # greedy: the next input is this step's choice
+            logits[:, :, t] = _output(p, s_all[:, :, t + 1], contexts[:, :, t])
+            token = logits[:, :, t].argmax(axis=-1)
+    if inputs is not None:  # every step's output at once (row by row the same numbers)
+        logits = _output(p, s_all[:, :, 1:], contexts)
+    return logits, (source, inputs, h_all, enc, s_all, contexts, dec)
+
+
+def _output(p, s: np.ndarray, contexts: np.ndarray) -> np.ndarray:
+    """logits = s W_out + b_out (+ ctx C_out for the models that attend), for states (M, …, H)."""
+    logits = _mm(s, p["W_out"]) + p["b_out"].reshape(len(s), *[1] * (s.ndim - 2), -1)
+    if "C_out" in p:
+        logits[_attending(p)] += _mm(contexts, p["C_out"])
+    return logits
 
 
 def _loss(logits: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each model's mean cross-entropy over its batch and the positions (M,), and its gradient in the logits."""
     z = logits - logits.max(axis=-1, keepdims=True)
-    log_p = z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
-    picked = np.take_along_axis(log_p, targets[..., None], axis=-1)[..., 0]
-    d = np.exp(log_p)
+    e = portable.exp(z)
+    norm = e.sum(axis=-1, keepdims=True)
+    picked = np.take_along_axis(z, targets[..., None], axis=-1)[..., 0] - portable.log(norm[..., 0])
+    d = e / norm
     np.put_along_axis(d, targets[..., None], np.take_along_axis(d, targets[..., None], axis=-1) - 1, axis=-1)
-    return -picked.reshape(len(picked), -1).mean(axis=1), d / targets[0].size
+    return -picked.reshape(len(picked), -1).sum(axis=1) / targets[0].size, d / targets[0].size
 
 
 def _backward(p, d_logits: np.ndarray, cache_) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """Backpropagation through time: ∂ℒ/∂ every parameter, and ∂ℒ/∂ every input embedding (M, B, T_in, H)."""
-    source, inputs, x_src, h_all, enc, x_dec, s_all, contexts, dec = cache_
-    attention, g, states = "W_a" in p, {}, h_all[:, :, 1:]
-    g["W_out"], g["b_out"] = _outer(s_all[:, :, 1:], d_logits), d_logits.sum(axis=(1, 2))
-    d_s_out, d_states, d_keys = _mm(d_logits, _T(p["W_out"])), np.zeros_like(states), np.zeros_like(states)
-    d_pre_dec, d_query = np.empty((*inputs.shape, p["U_dec"].shape[-1])), np.zeros_like(x_dec)
-    ds, dc = np.zeros_like(states[:, :, 0]), np.zeros_like(states[:, :, 0])
+    """Backpropagation through time: ∂ℒ/∂ every parameter, and ∂ℒ/∂ the encoder's input pre-activations
+    x_j W_enc (M, B, T_in, 4H).  The inputs x = E[symbol] enter only through x W, so that with S, the
+    sum of ∂ℒ/∂(x W) over the places each symbol is read, ∂ℒ/∂W = Eᵀ S and ∂ℒ/∂E = S Wᵀ.  The gradients
+    of the recurrent layers' weights are summed step by step, last step first."""
+    source, inputs, h_all, enc, s_all, contexts, dec = cache_
+    att, g, width = _attending(p), {}, h_all.shape[-1]
+    attention, states, gates, batch = att.start < len(h_all), h_all[att, :, 1:], 4 * width, source.shape[1]
+    k = max(gates, batch)  # δ_t enters sums of 4H terms (δ_t Uᵀ) and of B terms (its weights' gradient)
+    w = {key: portable.Cut(_T(p[key]), k) for key in ("U_enc", "U_dec", "C_dec") if key in p}  # cut once
     if attention:
-        g["C_out"], g["v_a"], d_ctx_out = _outer(contexts, d_logits), 0, _mm(d_logits, _T(p["C_out"]))
+        w["W_a"] = portable.Cut(_T(p["W_a"]), width)
+    g["W_out"], g["b_out"] = _split(_outer(_factors(s_all[:, :, 1:]), d_logits), s_all)
+    d_s_out, ds, dc = _mm(d_logits, _T(p["W_out"])), np.zeros_like(s_all[:, :, 0]), np.zeros_like(s_all[:, :, 0])
+    if attention:
+        g["C_out"] = _outer(contexts, d_logits[att])
+        g["v_a"], d_ctx_out, d_keys = 0, _mm(d_logits[att], _T(p["C_out"])), np.zeros_like(states)
+        d_states, d_query, c_total = np.zeros_like(states), np.zeros_like(contexts), 0
+        context_factors = _by_step(contexts, batch)
+    dec_parts = [s_all[:, :, :-1], _one_hot(inputs, p["E_tgt"].shape[1])]
+    dec_factors, dec_total = _by_step(_factors(*dec_parts), batch), 0
     for t in reversed(range(len(dec))):
-        saved, att = dec[t]
-        d_pre_dec[:, :, t], dc = _lstm_back(ds + d_s_out[:, :, t], dc, saved)
-        ds = d_pre_dec[:, :, t] @ _T(p["U_dec"])
+        saved, att_saved = dec[t]
+        d_pre, dc = _lstm_back(ds + d_s_out[:, :, t], dc, saved)
+        d_pre = portable.Cut(d_pre, k)  # cut once: for δ Uᵀ and for the weights' gradient
+        dec_total = dec_total + portable.matmul(dec_factors[:, t].T, d_pre)
+        ds = portable.matmul(d_pre, w["U_dec"])
         if attention:
-            d_ctx = d_ctx_out[:, :, t] + d_pre_dec[:, :, t] @ _T(p["C_dec"])
-            d_query[:, :, t], d_pre, d_st, dv = _attend_back(d_ctx, states, att, p)
-            ds += d_query[:, :, t] @ _T(p["W_a"])
-            d_keys += d_pre
+            c_total = c_total + portable.matmul(context_factors[:, t].T, d_pre[att])
+            d_ctx = d_ctx_out[:, :, t] + portable.matmul(d_pre[att], w["C_dec"])
+            d_query[:, :, t], d_pre_att, d_st, dv = _attend_back(d_ctx, states, att_saved, p)
+            ds[att] += portable.matmul(d_query[:, :, t], w["W_a"])
+            d_keys += d_pre_att
             d_states += d_st
             g["v_a"] += dv
-    g["W_dec"], g["U_dec"] = _outer(x_dec, d_pre_dec), _outer(s_all[:, :, :-1], d_pre_dec)
-    g["b_dec"], g["E_tgt"] = d_pre_dec.sum(axis=(1, 2)), np.zeros_like(p["E_tgt"])
-    np.add.at(g["E_tgt"], (_models(inputs), inputs), _mm(d_pre_dec, _T(p["W_dec"])))
+    g["U_dec"], by_input, g["b_dec"] = _split(dec_total, *dec_parts)
+    g["W_dec"], g["E_tgt"] = _mm(_T(p["E_tgt"]), by_input), _mm(by_input, _T(p["W_dec"]))
     if attention:
-        g["C_dec"], g["W_a"] = _outer(contexts, d_pre_dec), _outer(s_all[:, :, :-1], d_query)
-        g["U_a"] = _outer(states, d_keys)
+        g["C_dec"], g["W_a"], g["U_a"] = c_total, _outer(s_all[att, :, :-1], d_query), _outer(states, d_keys)
         d_states += _mm(d_keys, _T(p["U_a"]))
-    d_pre_enc = np.empty((*source.shape, p["U_enc"].shape[-1]))
+    enc_parts = [h_all[:, :, :-1], _one_hot(source, p["E_src"].shape[1])]
+    enc_factors, d_pre_enc, enc_total = _by_step(_factors(*enc_parts), batch), np.empty((*source.shape, gates)), 0
     for j in reversed(range(len(enc))):
-        d_pre_enc[:, :, j], dc = _lstm_back(ds + d_states[:, :, j], dc, enc[j])
-        ds = d_pre_enc[:, :, j] @ _T(p["U_enc"])
-    g["W_enc"], g["U_enc"] = _outer(x_src, d_pre_enc), _outer(h_all[:, :, :-1], d_pre_enc)
-    g["b_enc"] = d_pre_enc.sum(axis=(1, 2))
-    d_x_src, g["E_src"] = _mm(d_pre_enc, _T(p["W_enc"])), np.zeros_like(p["E_src"])
-    np.add.at(g["E_src"], (_models(source), source), d_x_src)
-    return {k: g[k] for k in p}, d_x_src
+        if attention:
+            ds[att] += d_states[:, :, j]  # the state h_j reaches the loss through the attention too
+        d_pre_enc[:, :, j], dc = _lstm_back(ds, dc, enc[j])
+        d_pre = portable.Cut(d_pre_enc[:, :, j], k)
+        enc_total = enc_total + portable.matmul(enc_factors[:, j].T, d_pre)
+        ds = portable.matmul(d_pre, w["U_enc"])
+    g["U_enc"], by_source, g["b_enc"] = _split(enc_total, *enc_parts)
+    g["W_enc"], g["E_src"] = _mm(_T(p["E_src"]), by_source), _mm(by_source, _T(p["W_enc"]))
+    return {key: g[key] for key in p}, d_pre_enc
 
 
-def _models(symbols: np.ndarray) -> np.ndarray:
-    """The model index of each symbol of (M, B, T): for scattering into each model's embeddings."""
-    return np.arange(len(symbols))[:, None, None]
+def _input_gradient(p, d_pre_enc: np.ndarray) -> np.ndarray:
+    """∂ℒ/∂x_j for every encoder input (M, B, T_in, H), from ∂ℒ/∂(x_j W_enc)."""
+    return _mm(d_pre_enc, _T(p["W_enc"]))
 
 
 def _decoder_inputs(targets: np.ndarray, go: int) -> np.ndarray:
@@ -280,24 +335,29 @@ def _decoder_inputs(targets: np.ndarray, go: int) -> np.ndarray:
     return np.concatenate([np.full((*targets.shape[:-1], 1), go), targets[..., :-1]], axis=-1)
 
 
-def _adam(p, g, m, s, step: int, lr: float, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8) -> None:
-    """One Adam step (Kingma & Ba 2015), in place."""
+def _adam(p, g, m, s, powers: tuple[float, float], lr: float, eps: float = 1e-8) -> None:
+    """One Adam step (Kingma & Ba 2015), in place; ``powers`` = (β₁ᵗ, β₂ᵗ)."""
+    beta1, beta2 = BETAS
     for k in p:
         m[k] = beta1 * m[k] + (1 - beta1) * g[k]
         s[k] = beta2 * s[k] + (1 - beta2) * g[k] * g[k]
-        p[k] -= lr * (m[k] / (1 - beta1**step)) / (np.sqrt(s[k] / (1 - beta2**step)) + eps)
+        p[k] -= lr * (m[k] / (1 - powers[0])) / (np.sqrt(s[k] / (1 - powers[1])) + eps)
 
 
 def _clip(g, limit: float) -> np.ndarray:
     """Rescale each model's whole gradient to norm ``limit`` when it is longer (Pascanu et al. 2013);
     the norms before, (M,)."""
-    m = len(next(iter(g.values())))
-    norm = np.sqrt(sum((v * v).reshape(m, -1).sum(axis=1) for v in g.values()))
-    longer = norm > limit
-    if longer.any():
-        scale = np.where(longer, limit / norm, 1.0)
-        for v in g.values():
-            v[longer] *= scale[longer].reshape(-1, *[1] * (v.ndim - 1))
+    att, squares = _attending(g), 0.0
+    for key, v in g.items():  # each model's Σ v², parameter after parameter
+        part = (v * v).reshape(len(v), -1).sum(axis=1)
+        if key in ATTENTION_KEYS:
+            squares[att] += part
+        else:
+            squares = squares + part
+    norm = np.sqrt(squares)
+    scale = np.where(norm > limit, limit / norm, 1.0)
+    for key, v in g.items():
+        v *= scale[att if key in ATTENTION_KEYS else slice(None)].reshape(-1, *[1] * (v.ndim - 1))
     return norm
 
 
@@ -322,47 +382,52 @@ def _source(arm: str, strings: np.ndarray) -> np.ndarray:
     return strings[..., ::-1] if arm == "reversed" else strings
 
 
-def _one(p: dict, k: int) -> dict:
-    """Model k of a stack, as a stack of one."""
-    return {name: v[k : k + 1] for name, v in p.items()}
-
-
 def _train_many(runs: tuple, length: int, steps: int) -> tuple[Trained, ...]:
-    """Train the models ``runs`` = ((arm, seed), …) side by side, all with attention or all without,
-    each on its seed's stream with Adam and clipping; then decode the test strings greedily.
+    """Train the models ``runs`` = ((arm, seed), …) side by side, each on its seed's stream with Adam
+    and clipping; then decode the test strings greedily.  The stack holds those with attention last.
     A model learns bit for bit what it learns alone: nothing mixes the models."""
-    arms = [arm for arm, _ in runs]
-    data = [_data(length, seed, steps) for _, seed in runs]
+    order = sorted(range(len(runs)), key=lambda k: runs[k][0] == "attention")
+    runs_ = [runs[k] for k in order]
+    arms = [arm for arm, _ in runs_]
+    data = [_data(length, seed, steps) for _, seed in runs_]
     train = np.stack([strings for strings, _ in data], axis=1)  # (steps, M, B, L)
     test = np.stack([t for _, t in data])
     source = np.stack([_source(arm, train[:, k]) for k, arm in enumerate(arms)], axis=1)
-    p = _stack([_init(_streams(seed)[0], arm == "attention") for arm, seed in runs])
+    p = _stack([_init(_streams(seed)[0], arm == "attention") for arm, seed in runs_])
     m, s, losses = {k: np.zeros_like(v) for k, v in p.items()}, {k: np.zeros_like(v) for k, v in p.items()}, []
-    with threadpool_limits(1, "blas"):  # one core: the same sums in the same order on any machine
+    powers = (1.0, 1.0)
+    with threadpool_limits(1, "blas"):  # products this small: a second thread would only wait
         for step in range(steps):
             logits, saved = _forward(p, source[step], _decoder_inputs(train[step], V))
             loss, d_logits = _loss(logits, train[step])
             g, _ = _backward(p, d_logits, saved)
             _clip(g, CLIP)
-            _adam(p, g, m, s, step + 1, LEARNING_RATE)
+            powers = (powers[0] * BETAS[0], powers[1] * BETAS[1])  # β₁ᵗ, β₂ᵗ by products, not by libm's pow
+            _adam(p, g, m, s, powers, LEARNING_RATE)
             losses.append(loss)
         test_source = np.stack([_source(arm, t) for arm, t in zip(arms, test)])
         right = _forward(p, test_source, n_out=length)[0].argmax(axis=-1) == test
-    losses = np.array(losses).T
-    return tuple(
+    losses, att = np.array(losses).T, _attending(p)
+
+    def params(k: int) -> MappingProxyType:
+        at = {key: k - att.start for key in ATTENTION_KEYS}
+        return MappingProxyType({key: _check.frozen(v[at.get(key, k)]) for key, v in p.items() if at.get(key, k) >= 0})
+
+    trained = [
         Trained(
             arm,
             length,
             seed,
             steps,
-            MappingProxyType({name: _check.frozen(v[k]) for name, v in p.items()}),
+            params(k),
             _check.frozen(losses[k]),
             float(right[k].mean()),
             _check.frozen(right[k].mean(axis=0)),
             _check.frozen(test[k], np.int64),
         )
-        for k, (arm, seed) in enumerate(runs)
-    )
+        for k, (arm, seed) in enumerate(runs_)
+    ]
+    return tuple(trained[order.index(k)] for k in range(len(runs)))
 
 
 def _arm(name: str, value) -> str:

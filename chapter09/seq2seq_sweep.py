@@ -36,6 +36,7 @@ from .seq2seq import (
     _backward,
     _decoder_inputs,
     _forward,
+    _input_gradient,
     _loss,
     _source,
     _train_many,
@@ -112,9 +113,9 @@ def path_gradients(trained: Trained, n_strings: int = 64) -> PathGradients:
     logits, saved = _forward(_alone(trained), _source(trained.arm, strings)[None], _decoder_inputs(strings, V)[None])
     _, d_logits = _loss(logits, strings[None])
     d_logits *= strings.size * (np.arange(L) == np.arange(len(strings))[:, None] % L)[:, :, None]
-    _, d_x = _backward(_alone(trained), d_logits, saved)
-    d_x = d_x[0]
-    norms = np.linalg.norm(d_x, axis=2).reshape(n, L, L).mean(axis=0)
+    _, d_pre = _backward(_alone(trained), d_logits, saved)
+    d_x = _input_gradient(_alone(trained), d_pre)[0]
+    norms = np.sqrt((d_x * d_x).sum(axis=-1)).reshape(n, L, L).sum(axis=0) / n
     t, j = np.arange(L)[:, None], np.arange(L)[None, :]
     read = L - 1 - j if trained.arm == "reversed" else j  # the encoder step that reads x_j
     if trained.arm == "reversed":
@@ -150,18 +151,11 @@ def _alone(trained: Trained) -> dict:
 
 
 @memo
-def _group(arms: tuple, length: int, seeds: tuple, steps: int) -> tuple[Trained, ...]:
-    """Every arm of ``arms`` (all with attention or all without) with every seed, trained side by side."""
-    return _train_many(tuple((a, s) for a in arms for s in seeds), length, steps) if arms else ()
-
-
-@memo
 def _sweep(arms: tuple, lengths: tuple, seeds: tuple, steps: int) -> Sweep:
-    """Every arm at every length and seed (cached: a page calls it many times)."""
+    """Every arm at every length and seed (cached: a page calls it many times); one stack per length."""
     trained = {}
     for n in lengths:
-        for group in ([a for a in arms if a != "attention"], [a for a in arms if a == "attention"]):
-            trained |= {(m.arm, n, m.seed): m for m in _group(tuple(group), n, seeds, steps)}
+        trained |= {(m.arm, n, m.seed): m for m in _train_many(tuple((a, s) for a in arms for s in seeds), n, steps)}
     models = tuple(tuple(tuple(trained[a, n, s] for s in seeds) for n in lengths) for a in arms)
     accuracy = [[[m.accuracy for m in row] for row in arm] for arm in models]
     return Sweep(arms, lengths, seeds, _check.frozen(accuracy), models)

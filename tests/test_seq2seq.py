@@ -63,7 +63,7 @@ def test_input_embedding_gradient_matches_central_differences(arm):
     p["E_src"] = np.random.default_rng(4).normal(size=(1, source.size, 3))
     own = np.arange(source.size).reshape(source.shape)
     logits, saved = s2s._forward(p, own, inputs)
-    _, d_x = s2s._backward(p, s2s._loss(logits, targets)[1], saved)
+    d_x = s2s._input_gradient(p, s2s._backward(p, s2s._loss(logits, targets)[1], saved)[1])
 
     def loss(q):
         return s2s._loss(s2s._forward(q, own, inputs)[0], targets)[0][0]
@@ -122,7 +122,12 @@ def test_training_is_bitwise_deterministic_per_seed():
 
 
 @pytest.mark.parametrize(
-    "runs", [(("bottleneck", 0), ("reversed", 1), ("bottleneck", 2)), (("attention", 1), ("attention", 0))]
+    "runs",
+    [
+        (("bottleneck", 0), ("reversed", 1), ("bottleneck", 2)),
+        (("attention", 1), ("attention", 0)),
+        (("attention", 2), ("bottleneck", 0), ("attention", 0), ("reversed", 1)),
+    ],
 )
 def test_models_side_by_side_learn_bit_for_bit_what_they_learn_alone(runs):
     together = s2s._train_many(runs, 5, 30)
