@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: html test test-fast lint pdf bench preview snapshot clean
+.PHONY: html test test-fast lint pdf bench preview snapshot same-bits clean
 
 # tools/build.py: sphinx-build -W --keep-going, -j one more than the cores (see its docstring)
 html: $(STAMP)
@@ -43,3 +43,8 @@ $(STAMP): pyproject.toml
 
 clean:
 	rm -rf _build
+
+# CI, after make test: the whole snapshot under other x86 CPUs' settings, and the cheap part as arm64 (qemu)
+same-bits: $(STAMP)
+	$(BIN)/python tools/same_bits.py --snapshot
+	$(BIN)/python tools/same_bits.py --arm64

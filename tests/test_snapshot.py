@@ -28,8 +28,24 @@ def test_glued_strings_and_examples_match_the_snapshot(now):
     changes = snapshot.differences(PINNED, now)
     assert not changes, (
         "the book's numbers changed; if that is meant, run `make snapshot` and commit "
-        "tests/snapshot.json:\n" + "\n".join(changes)
+        "tests/snapshot.json:\n" + "\n".join(changes) + "\n" + snapshot.where(PINNED, now)
     )
+
+
+def test_a_mismatch_names_both_machines():
+    """A contributor tells a machine's difference from a change of the code at a glance."""
+    avx512 = {"numpy": "2.4.6", "blas kernel": "SkylakeX", "cpu features": "X86_V2 X86_V3 X86_V4"}
+    arm = {"numpy": "2.4.6", "blas kernel": "NEOVERSEN1", "cpu features": "NEON ASIMD"}
+    message = snapshot.where({snapshot.MACHINE: avx512}, {snapshot.MACHINE: arm})
+    assert message.startswith("different machines:")
+    assert "blas kernel: pinned on SkylakeX; computed on NEOVERSEN1" in message
+    assert "cpu features: pinned on X86_V2 X86_V3 X86_V4; computed on NEON ASIMD" in message
+    assert snapshot.where({snapshot.MACHINE: arm}, {snapshot.MACHINE: arm}).startswith("the same machine settings")
+    assert snapshot.differences({snapshot.MACHINE: avx512}, {snapshot.MACHINE: arm}) == []  # not a page
+
+
+def test_the_snapshot_records_where_it_was_pinned():
+    assert set(PINNED[snapshot.MACHINE]) >= {"numpy", "blas", "blas kernel", "cpu features", "machine"}
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -11,6 +11,9 @@ f. clean HTML build of the revision ``BENCH_BASE`` (default acb43a2, the last on
    home-made kernel pool), from ``git archive``, to compare (a) with
 g. what a first visit of each page of (a) loads, in Chromium (``first_visit.py``), when
    Debian's chromium is there
+h. page 4b's trainings (the whole sweep): CPU seconds of this checkout and of the revision
+   ``TRAINING_BASE`` (default 841cf1c, the last one whose trainings called numpy's exp and BLAS),
+   alternately, ``BENCH_RUNS`` times each (the ratio's target: at most 1,5)
 
 All build as ``make html`` does (``tools/build.py``), ``BENCH_RUNS`` times (3): medians, the
 ratios against the targets, the CPU floor of (a) (its CPU seconds over the cores), each page's
@@ -39,6 +42,11 @@ from quick_build import copy_repo
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 BASE = os.environ.get("BENCH_BASE", "acb43a2")
+TRAINING_BASE = os.environ.get("TRAINING_BASE", "841cf1c")
+SWEEP = (
+    "import resource, sys; sys.path.insert(0, '.'); from chapter09 import seq2seq_sweep as s; s.sweep(); "
+    "r = resource.getrusage(resource.RUSAGE_SELF); print(r.ru_utime + r.ru_stime)"
+)
 
 
 def sphinx(repo: Path, out: str, cache: Path, *extra: str) -> tuple[float, str]:
@@ -58,9 +66,9 @@ def page_seconds(log: str) -> dict[str, float]:
     return {p: float(t) for p, t in re.findall(r"([\w-]+)\.md: Executed notebook in ([\d.]+) seconds", log)}
 
 
-def base_copy(path: Path) -> Path:
-    """The files of revision BASE at ``path`` (what ``git archive`` gives)."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", BASE], capture_output=True, check=True).stdout
+def base_copy(path: Path, revision: str = BASE) -> Path:
+    """The files of ``revision`` at ``path`` (what ``git archive`` gives)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], capture_output=True, check=True).stdout
     path.mkdir(parents=True)
     with tempfile.TemporaryFile() as f:
         f.write(archive), f.seek(0)
@@ -121,6 +129,19 @@ def first_visits(html: Path) -> dict[str, dict[str, int]]:
     return weights
 
 
+def training_seconds() -> dict[str, list[float]]:
+    """CPU seconds of page 4b's sweep, in a fresh process each (imports included, a few tenths of a
+    second), this checkout and TRAINING_BASE alternately."""
+    out = {"now": [], TRAINING_BASE: []}
+    with tempfile.TemporaryDirectory() as tmp:
+        where = {"now": ROOT, TRAINING_BASE: base_copy(Path(tmp) / "base", TRAINING_BASE)}
+        for _ in range(RUNS):
+            for name, repo in where.items():
+                done = subprocess.run([sys.executable, "-c", SWEEP], cwd=repo, capture_output=True, text=True)
+                out[name].append(float(done.stdout.split()[-1]))
+    return out
+
+
 def widget_times() -> dict:
     """Seconds each widget's page module takes to compute what its page shows, caches cleared."""
     sys.path.insert(0, str(ROOT))
@@ -175,6 +196,13 @@ def main() -> None:
         print(f"\nPrimera visita de cada pàgina a (a), a Chromium (objectiu ≤ {first_visit.LIMIT:_} bytes):")
         for page, sizes in result["weights"].items():
             print(f"  {page:<24} {sum(sizes.values()):>10_} bytes   ({first_visit.heaviest(sizes, 3)})")
+    seconds = training_seconds()
+    now, before = statistics.median(seconds["now"]), statistics.median(seconds[TRAINING_BASE])
+    print(f"\nEntrenaments de la pàgina 4b (tota la tanda; s de CPU, mediana de {RUNS}, alternats):")
+    for label, name, t in (("exp de numpy, BLAS", TRAINING_BASE, before), ("chapter09.portable", "now", now)):
+        runs = ", ".join(ca(x) for x in seconds[name])
+        print(f"  {TRAINING_BASE if name != 'now' else 'ara':<8} ({label}): {ca(t):>7}   ({runs})")
+    print(f"  ara/{TRAINING_BASE} = {ca(now / before)} (objectiu ≤ 1,5)")
     print("\nTemps de càlcul de cada figura (s):")
     for name, t in widget_times().items():
         print(f"  {name}: registre {ca(t['registry'])}, controls {ca(t['controls'])}")

@@ -12,6 +12,12 @@ string, as soon as either changes.  A change that is meant is accepted with one 
 
 and the diff of ``tests/snapshot.json`` shows it in review.  Without ``--update`` the
 command prints the differences and exits with 1.
+
+The file also records where it was pinned (``MACHINE``: numpy's and OpenBLAS's versions, the
+CPU features numpy uses, BLAS's kernel), and a difference is reported with both machines, so
+that a machine's difference tells itself from a change of the code at a glance.  The book's
+strings do not depend on the machine (``tools/same_bits.py`` checks it): a difference between
+two machines is a defect to report.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ SNAPSHOT = ROOT / "tests" / "snapshot.json"
 sys.path.insert(0, str(ROOT))  # chapter09, when run as a script from a checkout
 HIDDEN = {"remove-input", "remove-cell", "hide-input", "hide-cell"}
 WIDGET_LINES = 8  # changed widget states named one by one, per page
+MACHINE = "_pinned_on"  # the record of where the strings were computed, beside the pages
 CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.M | re.S)
 
 
@@ -94,7 +101,9 @@ def widget_states() -> dict[str, dict[str, str]]:
 
 
 def current() -> dict:
-    pages = {}
+    from same_bits import machine
+
+    pages = {MACHINE: machine()}
     widgets = widget_states()
     for page, numbers in glued().items():
         text = (BOOK / f"{page}.md").read_text(encoding="utf-8")
@@ -105,7 +114,7 @@ def current() -> dict:
 def differences(old: dict, new: dict) -> list[str]:
     """What changed, one line each: page, key (or example number), old and new string."""
     lines = []
-    for page in sorted(set(old) | set(new)):
+    for page in sorted((set(old) | set(new)) - {MACHINE}):
         if page not in old or page not in new:
             lines.append(f"{page}: page {'added' if page in new else 'removed'}")
             continue
@@ -129,6 +138,16 @@ def differences(old: dict, new: dict) -> list[str]:
     return lines
 
 
+def where(old: dict, new: dict) -> str:
+    """Both machines, when the strings differ: pinned on one, computed on the other."""
+    pinned, here = old.get(MACHINE, {}), new.get(MACHINE, {})
+    keys = sorted(set(pinned) | set(here))
+    same = "the same machine settings" if pinned == here else "different machines"
+    unknown = "(not recorded)"
+    rows = [f"  {k}: pinned on {pinned.get(k, unknown)}; computed on {here.get(k, unknown)}" for k in keys]
+    return f"{same}:\n" + "\n".join(rows)
+
+
 def main(argv: list[str]) -> int:
     new = current()
     old = json.loads(SNAPSHOT.read_text(encoding="utf-8")) if SNAPSHOT.exists() else {}
@@ -137,7 +156,7 @@ def main(argv: list[str]) -> int:
         SNAPSHOT.write_text(json.dumps(new, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         print("\n".join(changes) or "no change", f"\nwritten: {SNAPSHOT.relative_to(ROOT)}", sep="")
         return 0
-    print("\n".join(changes) or "the snapshot matches the book")
+    print("\n".join(changes) + f"\n{where(old, new)}" if changes else "the snapshot matches the book")
     return 1 if changes else 0
 
 

@@ -1,0 +1,40 @@
+"""The book's numbers are the same on every machine: the cheap part (``tools/same_bits.py``) computed
+in subprocesses under the x86 settings this machine can emulate, bit for bit.  CI adds the whole
+snapshot under the same settings and the cheap part as arm64 under qemu (``.ci/run``)."""
+
+import json
+
+import pytest
+
+import same_bits  # tools/same_bits.py (conftest puts tools/ on the path)
+
+
+@pytest.fixture(scope="module")
+def probes() -> dict[str, dict]:
+    return {name: same_bits.probe_under(env) for name, env in same_bits.SETTINGS.items()}
+
+
+def test_every_setting_gives_the_same_bits(probes):
+    base = probes["default"]
+    lines = [line for name, p in probes.items() for line in same_bits.compare(base, p, name)]
+    assert not lines, "\n".join(lines)
+    assert len(base["digests"]) >= 12  # primitives, three trainings, four pages' numbers
+
+
+def test_the_settings_emulate_other_cpus(probes):
+    """The control: numpy's own exp and tanh and a BLAS product do change under the settings (else they
+    would emulate nothing), and each process reports the kernel it really ran."""
+    controls = {json.dumps(p["numpy"], sort_keys=True) for p in probes.values()}
+    kernels = {p["machine"]["blas kernel"] for p in probes.values()}
+    if len(kernels) == 1:
+        pytest.skip(f"this OpenBLAS runs one kernel whatever OPENBLAS_CORETYPE says: {kernels}")
+    assert len(controls) > 1, "no setting changed numpy's own functions: nothing was emulated"
+    baseline = probes["numpy's baseline only (Prescott kernels)"]["machine"]
+    if baseline["machine"] == "x86_64":
+        assert baseline["cpu features"] == "X86_V2"  # numpy's x86-64 baseline: nothing dispatched above it
+
+
+def test_a_difference_is_named():
+    base = {"digests": {"exp": "a", "training attention": "b"}}
+    other = {"digests": {"exp": "a", "training attention": "c"}}
+    assert same_bits.compare(base, other, "arm64") == ["arm64: training attention differs (b here, c there)"]
