@@ -19,10 +19,11 @@ as ``ln2_hi + ln2_lo``, with ``ln2_hi`` short enough that ``k·ln2_hi`` is exact
 
     eʳ = 1 + r + r c / (2 − c)                                                            (1)
 
-and ``2ᵏ`` is ``np.ldexp``, exact (rounded once when the result is subnormal).
+and ``2ᵏ`` comes from a table of exact powers of two, in two factors so that only the last
+product rounds, once, as ``ldexp`` does (when the result is subnormal).
 
 **log** (fdlibm's ``e_log.c``).  Write ``x = 2ᵏ (1 + f)`` with ``√2/2 ≤ 1 + f < √2``
-(``np.frexp``, exact); with ``s = f/(2 + f)``, ``ln(1 + f) = 2 atanh s = 2s + 2s³/3 + …``,
+(``frexp``, exact); with ``s = f/(2 + f)``, ``ln(1 + f) = 2 atanh s = 2s + 2s³/3 + …``,
 and ``R(s²)``, a minimax polynomial in ``s²`` for the tail::
 
     ln x = k ln2_hi − ((f²/2 − (s (f²/2 + R) + k ln2_lo)) − f)                            (2)
@@ -43,20 +44,17 @@ Each is within 1 ulp of the correctly rounded value over every finite input trie
 **Sums** are numpy's own: ``np.sum`` adds in the order numpy's source fixes (pairwise, in blocks
 of eight, ``loops_utils.h.src``), one scalar loop whatever the CPU.  Only BLAS's do not.
 
-**Matrix products** (:func:`matmul`, Ozaki, Ogita, Oishi & Rump 2012).  A product whose every
-partial sum is exactly representable comes out exact, whatever order, blocking or fused
-multiply–add the BLAS kernel uses.  So each matrix is cut into two slices of β bits (a
-:class:`Cut`): with ``2^e`` a power of two above its largest entry, ``A₁`` is A rounded to
-multiples of ``2^(e − β)`` and ``A₂`` the rest rounded to multiples of ``2^(e − 2β)``.  A product
-of two slices is a sum of K integers of at most 2β bits times one power of two, at most
-``2β + log₂ K ≤ 53`` bits: exact in float64, in any order.  Then ::
+**Matrix products** (:func:`matmul`) add ``a_ik b_kj`` for k = 0, 1, 2, … in that order, in a
+loop numba compiles: no BLAS kernel chooses the order.
 
-    A B ≈ A₁B₁ + (A₁B₂ + A₂B₁)                                                           (3)
-
-added in that order.  What it leaves out (the bits below ``2^(e − 2β)`` and ``A₂B₂``) is at most
-``K·2^(e_A + e_B + 1 − 2β)`` in each entry: for K = 16 (β = 24), 2⁻⁴³ of ``2^(e_A + e_B)``, at
-most 32 times the worst case of an ordinary float64 product, ``K u max|A| max|B| K``.  It holds
-while no slice product underflows (entries above 2⁻⁹⁰⁰, true of everything here).
+**Compiled, and still the same bits.**  Each function is written once, for one number, and
+numba compiles it into a loop (``exp`` is ``np.vectorize``'s idea without its slowness): one
+pass over the data instead of twenty numpy calls.  The compiler keeps IEEE 754's meaning: without
+``fastmath`` it neither reassociates a sum nor fuses a product and a sum into one rounding
+(``tests/test_portable.py`` checks every function against the same formula written as numpy
+calls, bit for bit, and ``tests/test_same_bits.py`` compiles them for other CPUs).  The scalar
+versions (``exp1``, ``log1``, ``tanh1``, ``sigmoid1``) are what compiled loops elsewhere
+(:mod:`chapter09.seq2seq`) call.
 
 >>> exp(np.array([-1000.0, -745.2, -745.1, 0.0, 1.0, 710.0])).tolist()
 [0.0, 0.0, 5e-324, 1.0, 2.7182818284590455, inf]
@@ -73,15 +71,17 @@ True
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import sys
+import hashlib
+import math
+from pathlib import Path
 
+import numba
 import numpy as np
+from numba import njit, vectorize
 
 from . import _check
 
-__all__ = ["Cut", "exp", "log", "matmul", "sigmoid", "tanh"]
+__all__ = ["exp", "log", "matmul", "sigmoid", "tanh"]
 
 # fdlibm e_exp.c, e_log.c
 LN2_HI = 6.93147180369123816490e-01  # the first 32 bits of ln 2: k·LN2_HI is exact for |k| < 2¹¹
@@ -96,24 +96,114 @@ LG7 = 1.479819860511658591e-01
 TP0, TP1, TP2 = -9.64399179425052238628e-1, -9.92877231001918586564e1, -1.61468768441708447952e3
 TQ0, TQ1, TQ2 = 1.12811678491632931402e2, 2.23548839060100448583e3, 4.84406305325125486048e3
 TANH_SMALL = 0.625
+ROUND = 6755399441055744.0  # 1,5·2⁵²: (y + ROUND) − ROUND rounds y to an integer, half to even, for |y| < 2⁵¹
+SPLIT = 134217729.0  # 2²⁷ + 1: Veltkamp's splitting into 26-bit halves
+D_GRID = 201326592.0  # 1,5·2²⁷: (d + D_GRID) − D_GRID rounds 1 ≤ d ≤ 2 to multiples of 2⁻²⁵
+POW2 = np.ldexp(1.0, np.arange(-1074, 1024))  # 2ᵏ for k = −1074 … 1023, every one exact
 
 
-def _keep_freed_memory() -> None:
-    """Ask glibc's allocator to keep what it frees (Linux only; elsewhere nothing to do).
-
-    Each function here writes a dozen temporary arrays of about 100 KB.  By default glibc gives
-    memory back to the system as soon as 128 KB lie free at the top of the heap, and takes it
-    back page by page, one page fault per 4 KB, at the next temporary: a third of a training's
-    time.  Keeping up to 256 MB (and serving arrays up to 32 MB from the heap) removes it.  It
-    changes how fast, never what is computed."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL("libc.so.6")
-            libc.mallopt(-1, 256 << 20)  # M_TRIM_THRESHOLD
-            libc.mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD
+def _cache_dir() -> str:
+    """Where numba keeps what it compiles.  It checks a compiled loop against its own file only, not
+    against the functions it inlines from other files (σ here, in a loop of seq2seq_steps.py): so the folder
+    is named by the whole package's sources, and an edit anywhere compiles everything anew."""
+    package = Path(__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return str(package / "__pycache__" / f"numba-{digest.hexdigest()[:16]}")
 
 
-_keep_freed_memory()
+numba.config.CACHE_DIR = _cache_dir()
+JIT = {"cache": True, "error_model": "numpy"}  # compiled once per machine, beside the source; x/0 = inf, no check
+UFUNC = {"cache": True}
+
+
+@njit(inline="always", **JIT)
+def exp1(x: float) -> float:
+    """(1) for one float: eˣ, ±inf and NaN included.  No branch, so that loops of it vectorise."""
+    z = min(max(x, -746.0), 710.0) if x == x else 0.0  # beyond: 0 and ∞ all the same; NaN waits at the end
+    k = (z * INV_LN2 + ROUND) - ROUND  # rint(z / ln 2)
+    hi = z - k * LN2_HI
+    lo = k * LN2_LO
+    r = hi - lo
+    t = r * r
+    c = r - t * (P1 + t * (P2 + t * (P3 + t * (P4 + t * P5))))
+    y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi)
+    n = int(k)  # y 2ⁿ in two exact steps, then one rounding, as ldexp: y 2^{n₁} stays normal
+    n1 = min(max(n, -1000), 1023)
+    out = (y * POW2[n1 + 1074]) * POW2[n - n1 + 1074]
+    return out if x == x else x
+
+
+@njit(inline="always", **JIT)
+def log1(x: float) -> float:
+    """(2) for one float: ln x, 0, ±inf, negatives and NaN included."""
+    if not x > 0.0 or x == math.inf:
+        return -math.inf if x == 0.0 else x if x == math.inf else math.nan
+    m, e = math.frexp(x)  # x = m 2ᵉ, 1/2 ≤ m < 1, exact
+    m, k = m * 2.0, float(e - 1)  # 1 ≤ m < 2
+    top = math.floor((m - 1.0) * 1048576.0)  # fdlibm's high word of the mantissa, which picks the form
+    if top + 0x95F64 >= 1048576.0:  # m ≳ √2 (fdlibm: the carry of hx + 0x95f64): halve it, so that |f| ≤ √2 − 1
+        m, k = m * 0.5, k + 1.0
+    f = m - 1.0
+    s = f / (2.0 + f)
+    z = s * s
+    w = z * z
+    R = z * (LG1 + w * (LG3 + w * (LG5 + w * LG7))) + w * (LG2 + w * (LG4 + w * LG6))
+    if 0x6147A <= top <= 0x6B851:
+        hfsq = 0.5 * f * f
+        return k * LN2_HI - ((hfsq - (s * (hfsq + R) + k * LN2_LO)) - f)
+    return k * LN2_HI - ((s * (f - R) - k * LN2_LO) - f)
+
+
+@njit(inline="always", **JIT)
+def tanh1(x: float) -> float:
+    """tanh of one float: Cephes' rational fit below 0,625, ``1 − 2/(e^{2|x|} + 1)`` above (both computed,
+    one kept: no branch)."""
+    a = abs(x)
+    s = x * x
+    small = a + a * s * ((TP0 * s + TP1) * s + TP2) / (((s + TQ0) * s + TQ1) * s + TQ2)
+    large = 1.0 - 2.0 / (exp1(2.0 * min(a, 20.0)) + 1.0)  # tanh 20 and beyond round to 1
+    out = math.copysign(small if a < TANH_SMALL else large, x)
+    return out if x == x else x
+
+
+@njit(inline="always", **JIT)
+def sigmoid1(x: float) -> float:
+    """σ of one float, n/(1 + e) with its two roundings recovered (the module's docstring)."""
+    e = exp1(-abs(x))  # e^{−|x|} ≤ 1: no overflow on either side
+    d = e + 1.0
+    d_err = (1.0 - d) + e  # 1 + e = d + d_err exactly (Fast2Sum: 1 ≥ e)
+    n = 1.0 if x >= 0 else e  # σ = n / (1 + e)
+    q = n / d
+    hi = q * SPLIT
+    q = (q - hi) + hi  # the quotient's first 26 bits (Veltkamp)
+    d1 = (d + D_GRID) - D_GRID  # d (≤ 2) to the grid 2⁻²⁵: 26 bits
+    d2 = d - d1  # ≤ 2⁻²⁶, 26 bits
+    n = n - d1 * q  # exact: 26 + 26 bits, and q d₁ is within 2⁻²⁵ of n (Sterbenz)
+    n = n - d2 * q  # n − q d, all but its last 2⁻⁷⁸
+    n = n - d_err * q
+    return q + n / d  # q + (n − q d − q d_err)/d, where n/(d + d_err) = q + (n − q d − q d_err)/(d + d_err)
+
+
+@vectorize(["float64(float64)"], **UFUNC)
+def _exp(x):
+    return exp1(x)
+
+
+@vectorize(["float64(float64)"], **UFUNC)
+def _log(x):
+    return log1(x)
+
+
+@vectorize(["float64(float64)"], **UFUNC)
+def _tanh(x):
+    return tanh1(x)
+
+
+@vectorize(["float64(float64)"], **UFUNC)
+def _sigmoid(x):
+    return sigmoid1(x)
 
 
 def exp(x) -> np.ndarray:
@@ -130,31 +220,8 @@ def exp(x) -> np.ndarray:
         eˣ, float64, of x's shape.
     """
     x = _check._real_array("x", x)
-    with np.errstate(all="ignore"):  # eˣ = ∞ above ln(2¹⁰²⁴), 0 below ln(2⁻¹⁰⁷⁵), and NaN
-        return _exp(np.clip(x.reshape(-1), -746.0, 710.0)).reshape(x.shape)  # beyond: 0 and ∞ all the same
-
-
-def _exp(x: np.ndarray) -> np.ndarray:
-    """(1) for x in [−746, 710], written over x (a scratch array of the caller's)."""
-    k = x * INV_LN2
-    np.rint(k, out=k)
-    hi = k * LN2_HI
-    np.subtract(x, hi, out=hi)  # x − k ln2_hi, exact
-    lo = np.multiply(k, LN2_LO, out=x)
-    r = hi - lo
-    t = r * r
-    c = t * P5  # c = r − t(P1 + t(P2 + t(P3 + t(P4 + t P5)))), Horner's rule from the inside
-    for coefficient in (P4, P3, P2, P1):
-        c += coefficient
-        c *= t
-    np.subtract(r, c, out=c)
-    r *= c  # r c
-    np.subtract(2.0, c, out=c)
-    r /= c  # r c / (2 − c)
-    np.subtract(lo, r, out=r)
-    r -= hi
-    np.subtract(1.0, r, out=r)  # eʳ
-    return np.ldexp(r, k.astype(np.int32), out=r)
+    with np.errstate(all="ignore"):  # what ±inf and NaN raise on their way to their result
+        return _array(_exp(x))
 
 
 def log(x) -> np.ndarray:
@@ -171,30 +238,8 @@ def log(x) -> np.ndarray:
         ln x, float64, of x's shape.
     """
     x = _check._real_array("x", x)
-    with np.errstate(all="ignore"):  # what 0, ±inf, negatives and NaN raise on their way to their result
-        return _log(x)
-
-
-def _log(x: np.ndarray) -> np.ndarray:
-    m, k = np.frexp(x)  # x = m 2ᵏ, 1/2 ≤ m < 1
-    m, k = m * 2.0, (k - 1).astype(np.float64)  # 1 ≤ m < 2
-    top = np.floor((m - 1.0) * 2.0**20)  # fdlibm's high word of the mantissa, which picks the form
-    big = top + 0x95F64 >= 2.0**20  # m ≳ √2 (fdlibm: the carry of hx + 0x95f64): halve it, so that |f| ≤ √2 − 1
-    f = np.where(big, m * 0.5, m) - 1.0
-    k = k + big
-    s = f / (2.0 + f)
-    z = s * s
-    w = z * z
-    R = z * (LG1 + w * (LG3 + w * (LG5 + w * LG7))) + w * (LG2 + w * (LG4 + w * LG6))
-    hfsq = 0.5 * f * f
-    near_sqrt2 = (top >= 0x6147A) & (top <= 0x6B851)
-    out = np.where(
-        near_sqrt2,
-        k * LN2_HI - ((hfsq - (s * (hfsq + R) + k * LN2_LO)) - f),
-        k * LN2_HI - ((s * (f - R) - k * LN2_LO) - f),
-    )
-    special = ~np.isfinite(x) | (x <= 0)
-    return np.where(special, np.log(x), out) if special.any() else out  # 0, ∞, negatives, NaN: exact
+    with np.errstate(all="ignore"):  # what ±inf and NaN raise on their way to their result
+        return _array(_log(x))
 
 
 def tanh(x) -> np.ndarray:
@@ -213,30 +258,7 @@ def tanh(x) -> np.ndarray:
     """
     x = _check._real_array("x", x)
     with np.errstate(all="ignore"):  # what ±inf and NaN raise on their way to their result
-        flat = x.reshape(-1)
-        a = np.abs(flat)
-        large = np.minimum(a, 20.0)  # tanh 20 and beyond round to 1
-        large *= 2.0
-        large = _exp(large)
-        large += 1.0
-        np.divide(2.0, large, out=large)
-        np.subtract(1.0, large, out=large)
-        s = flat * flat
-        num = s * TP0  # x + x s P(s)/Q(s), P and Q by Horner's rule
-        num += TP1
-        num *= s
-        num += TP2
-        den = s + TQ0
-        den *= s
-        den += TQ1
-        den *= s
-        den += TQ2
-        small = np.multiply(a, s, out=s)
-        small *= num
-        small /= den
-        small += a
-        out = np.where(a < TANH_SMALL, small, large)
-        return np.copysign(out, flat, out=out).reshape(x.shape)
+        return _array(_tanh(x))
 
 
 def sigmoid(x) -> np.ndarray:
@@ -255,113 +277,51 @@ def sigmoid(x) -> np.ndarray:
     """
     x = _check._real_array("x", x)
     with np.errstate(all="ignore"):  # what ±inf and NaN raise on their way to their result
-        flat = x.reshape(-1)
-        e = np.abs(flat)
-        np.negative(e, out=e)
-        e = _exp(np.maximum(e, -746.0, out=e))  # e^{−|x|} ≤ 1: no overflow on either side
-        d = e + 1.0
-        d_err = np.subtract(1.0, d)
-        d_err += e  # 1 + e = d + d_err exactly (Fast2Sum: 1 ≥ e)
-        n = np.where(flat >= 0, 1.0, e)  # σ = n / (1 + e)
-        q = _head(n / d)  # the quotient's first 26 bits
-        d1 = d + 201326592.0  # 1,5·2²⁷: d to the grid 2⁻²⁵, 26 bits (d ≤ 2)
-        d1 -= 201326592.0
-        d2 = np.subtract(d, d1, out=e)  # ≤ 2⁻²⁶, 26 bits
-        d1 *= q  # exact: 26 + 26 bits
-        n -= d1  # exact (Sterbenz: q d₁ is within 2⁻²⁵ of n)
-        d2 *= q  # exact
-        n -= d2  # n − q d, all but its last 2⁻⁷⁸
-        d_err *= q
-        n -= d_err
-        n /= d
-        n += q  # q + (n − q d − q d_err)/d, where n/(d + d_err) = q + (n − q d − q d_err)/(d + d_err)
-        return n.reshape(x.shape)
+        return _array(_sigmoid(x))
 
 
-def _head(a: np.ndarray) -> np.ndarray:
-    """The first 26 significant bits of a (Veltkamp's splitting), written over a."""
-    hi = a * 134217729.0  # 2²⁷ + 1
-    a -= hi
-    a += hi  # (a − hi) + hi, each step rounded: a's head
-    return a
+def _array(y) -> np.ndarray:
+    """A ufunc's result as an array, a 0-d one for a 0-d input."""
+    return np.asarray(y, dtype=np.float64)
 
 
-def _bits(k: int) -> int:
-    """Bits per slice for sums of k products: 2·bits + log₂ k ≤ 53."""
-    return (53 - (k - 1).bit_length()) // 2
-
-
-class Cut:
-    """A stack of matrices (last two axes), each cut on one grid into two slices of ``bits`` bits:
-    ``a = hi + lo + (what lies below 2^(e − 2 bits))``, where 2^e bounds the matrix.  Cut once, a
-    matrix serves any number of products, on either side (``.T`` is its transpose, on the same grid).
-
-    Adding and subtracting ``σ = 1,5·2^(e − bits + 52)``, whose ulp is 2^(e − bits), rounds a to
-    that grid (to nearest, ties to even) and loses nothing else (Rump, Ogita & Oishi 2008).
-
-    Parameters
-    ----------
-    a : array_like of float, shape (..., n, m), finite
-        The matrices.
-    k : int, 1 … 2**40
-        The longest sum of products it will enter (its partner's bits must be as few as its own).
-    """
-
-    def __init__(self, a, k: int):
-        a = _check._real_array("a", a)
-        if a.ndim < 2:
-            raise ValueError(f"a must have at least 2 dimensions (a stack of matrices), got shape {a.shape}")
-        self.bits = _bits(_check.integer("k", k, 1, 2**40))
-        largest = np.maximum.reduce(np.abs(a).reshape(*a.shape[:-2], -1), axis=-1, initial=0.0)
-        if not np.isfinite(largest).all():
-            raise ValueError("a must hold finite numbers (no NaN or inf), got one that is not")
-        _, e = np.frexp(largest[..., None, None])  # max|a| < 2^e
-        sigma = np.ldexp(1.5, e - (self.bits - 52))
-        self.hi = a + sigma
-        self.hi -= sigma
-        self.lo = a - self.hi
-        sigma *= 2.0**-self.bits
-        self.lo += sigma
-        self.lo -= sigma
-
-    @property
-    def T(self) -> Cut:
-        """The transposed matrices, on the same grid."""
-        return self._view(np.swapaxes(self.hi, -1, -2), np.swapaxes(self.lo, -1, -2))
-
-    def __getitem__(self, index) -> Cut:
-        """Some matrices of the stack (an index of its leading axes), each on its own grid still."""
-        return self._view(self.hi[index], self.lo[index])
-
-    def _view(self, hi: np.ndarray, lo: np.ndarray) -> Cut:
-        view = object.__new__(Cut)
-        view.bits, view.hi, view.lo = self.bits, hi, lo
-        return view
+@njit(**JIT)
+def products(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Each matrix product of the stacks a (S, n, K) and b (S, K, m), each sum over k in the order k = 0, 1, …
+    (what :func:`matmul` computes, for callers that pass such stacks; it checks nothing)."""
+    S, n, K = a.shape
+    out = np.zeros((S, n, b.shape[2]))
+    for s in range(S):
+        for i in range(n):
+            for k in range(K):
+                aik = a[s, i, k]
+                for j in range(b.shape[2]):
+                    out[s, i, j] += aik * b[s, k, j]
+    return out
 
 
 def matmul(a, b) -> np.ndarray:
-    """``a @ b`` by (3): the same bits on every machine, whatever BLAS kernel multiplies.
+    """``a @ b``, each entry's sum in the order k = 0, 1, …: the same bits on every machine.
 
     Parameters
     ----------
-    a : array_like of float, shape (..., n, K), finite; or a ``Cut`` of it
+    a : array_like of float, shape (..., n, K), finite
         The left matrices.
-    b : array_like of float, shape (..., K, m), finite, its leading axes broadcasting with a's; or a ``Cut``
+    b : array_like of float, shape (..., K, m), finite, its leading axes broadcasting with a's
         The right matrices.
 
     Returns
     -------
     numpy.ndarray, shape (..., n, m)
-        The product, within ``K·2^(e_a + e_b + 1 − 2β)`` of the exact one in every entry (3).
+        The products.
     """
-    a = a if isinstance(a, Cut) else Cut(a, max(np.shape(a)[-1:] or [1]))
-    b = b if isinstance(b, Cut) else Cut(b, max(np.shape(b)[-2:-1] or [1]))
-    k = a.hi.shape[-1]
-    if b.hi.shape[-2] != k:
-        raise ValueError(f"b must have as many rows as a has columns ({k}), got {b.hi.shape[-2]}")
-    if a.bits + b.bits + (k - 1).bit_length() > 53:
-        raise ValueError(f"a and b must be cut for sums of {k} products, got cuts of {a.bits} and {b.bits} bits")
-    out = a.hi @ b.lo
-    out += a.lo @ b.hi
-    out += a.hi @ b.hi  # a₁b₁ + (a₁b₂ + a₂b₁), each product exact
-    return out
+    a, b = _check.array("a", a, min_ndim=2), _check.array("b", b, min_ndim=2)
+    if b.shape[-2] != a.shape[-1]:
+        raise ValueError(f"b must have as many rows as a has columns ({a.shape[-1]}), got {b.shape[-2]}")
+    try:
+        lead = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    except ValueError:
+        raise ValueError(f"b must stack matrices as a does, got {b.shape[:-2]} and {a.shape[:-2]}") from None
+    a = np.ascontiguousarray(np.broadcast_to(a, (*lead, *a.shape[-2:]))).reshape(-1, *a.shape[-2:])
+    b = np.ascontiguousarray(np.broadcast_to(b, (*lead, *b.shape[-2:]))).reshape(-1, *b.shape[-2:])
+    return products(a, b).reshape(*lead, a.shape[-2], b.shape[-1])

@@ -21,18 +21,7 @@ arm's context, which goes to both the cell and the output, is ::
 
     e_tj = v_a · tanh(s_{t-1} W_a + h_j U_a),    α_tj = softmax_j(e_tj),    ctx_t = Σ_j α_tj h_j    (3)
 
-Backpropagation through time, given ``δh = ∂ℒ/∂h_t`` (from the output, the next step
-and, in the encoder, the attention) and ``δc = ∂ℒ/∂c_t``::
-
-    δc ← δc + δh ⊙ o ⊙ (1 − tanh² c_t)
-    δa = [δc ⊙ g ⊙ i(1−i),  δc ⊙ c_{t-1} ⊙ f(1−f),  δh ⊙ tanh(c_t) ⊙ o(1−o),  δc ⊙ i ⊙ (1−g²)]
-    δh_{t-1} = δa Uᵀ,   δc_{t-1} = f ⊙ δc,   δx_t = δa Wᵀ,   δW = Σ_t x_tᵀ δa,   δU = Σ_t h_{t-1}ᵀ δa   (2)
-
-The attention's backward pass starts from ``δctx_t = δlogits_t C_outᵀ + δa_t Cᵀ``; with
-``z_tj = tanh(s_{t-1} W_a + h_j U_a)`` it is ::
-
-    δα_tj = h_j · δctx_t      δe_tj = α_tj (δα_tj − Σ_k α_tk δα_tk)       δp_tj = δe_tj v_a ⊙ (1 − z_tj²)
-    δs_{t-1} += (Σ_j δp_tj) W_aᵀ      δh_j += Σ_t (α_tj δctx_t + δp_tj U_aᵀ)      δv_a = Σ_tj δe_tj z_tj    (4)
+The backward pass is equations (2) and (4) of :mod:`chapter09.seq2seq_steps`.
 
 Adam (lr 0.01) follows each step.  Before it, each model's whole gradient is rescaled to
 norm 1 when it is longer: gradient-norm clipping, Pascanu, Mikolov & Bengio (2013)'s
@@ -42,11 +31,12 @@ side (every array is ``(M, B, T, …)``, attention's weights only for the last m
 stack): the page trains the nine models of one length in one stack.  Nothing mixes the
 models, so each learns bit for bit what it learns alone (tested).
 
-Every number of a training is the same on every machine: σ, tanh, exp, log and the matrix
-products come from :mod:`chapter09.portable`, and the rest is elementwise arithmetic, which
-IEEE 754 rounds exactly, and numpy's own sums.  An input enters only through ``x W`` with
-``x = E[symbol]``, so ``x W`` is read from the table ``E W`` and the gradients of ``W`` and
-``E`` come from one sum per symbol of ``∂ℒ/∂(x W)``: no product per input.
+Every number of a training is the same on every machine.  The steps that run once per symbol
+(an LSTM step forward and back, an attention step forward and back, equations (1) to (4)) are
+:mod:`chapter09.seq2seq_steps`, loops that numba compiles; the rest is elementwise arithmetic,
+which IEEE 754 rounds exactly, numpy's own sums and portable's products.  An input enters only
+through ``x W`` with ``x = E[symbol]``, so ``x W`` is read from the table ``E W`` and the
+gradients of ``W`` and ``E`` come from one sum per symbol of ``∂ℒ/∂(x W)``: no product per input.
 
 Why an LSTM?  The chapter's other cell is the tanh RNN.  When the cell was chosen (one
 seed, L = 16, 600 steps, before the models were stacked) the tanh RNN took 1,0 s
@@ -69,10 +59,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from . import _check, portable
 from .common import memo
+from .portable import products
+from .seq2seq_steps import attention_step, attention_step_back, lstm_step, lstm_step_back
 from .seq2seq_task import MAX_LENGTH, V, _data, _streams
 
 __all__ = ["ARMS", "LENGTHS", "SEEDS", "STEPS", "Trained", "train"]
@@ -87,7 +78,7 @@ CLIP = 1.0  # largest gradient norm (Pascanu et al. 2013)
 BETAS = (0.9, 0.999)  # Adam's decay rates (Kingma & Ba 2015)
 
 
-# --- the model: parameters, one LSTM step forward and back, one attention step forward and back -----
+# --- the model's parameters, M models side by side -----------------------------------------------------
 
 
 def _init(rng: np.random.Generator, attention: bool, v: int = V, h: int = H) -> dict[str, np.ndarray]:
@@ -124,68 +115,24 @@ def _attending(p) -> slice:
 
 
 def _T(w: np.ndarray) -> np.ndarray:
-    """Each model's matrix transposed: (M, i, j) → (M, j, i)."""
-    return np.swapaxes(w, -1, -2)
-
-
-def _lstm(a: np.ndarray, c_prev: np.ndarray):
-    """One LSTM step from its pre-activations a = [a_i a_f a_o a_g]: the new h and c, and what the step back needs."""
-    h = c_prev.shape[-1]
-    ifo, g = portable.sigmoid(a[..., : 3 * h]), portable.tanh(a[..., 3 * h :])
-    c = ifo[..., h : 2 * h] * c_prev + ifo[..., :h] * g
-    tc = portable.tanh(c)
-    return ifo[..., 2 * h :] * tc, c, (ifo, g, c_prev, tc)
-
-
-def _lstm_back(dh: np.ndarray, dc: np.ndarray, saved) -> tuple[np.ndarray, np.ndarray]:
-    """Equation (2): the gradient of the pre-activations, and of c_{t-1}."""
-    ifo, g, c_prev, tc = saved
-    h = dh.shape[-1]
-    i, f, o = ifo[..., :h], ifo[..., h : 2 * h], ifo[..., 2 * h :]
-    dc = dc + dh * o * (1 - tc * tc)
-    d_ifo = np.concatenate([dc * g, dc * c_prev, dh * tc], axis=-1) * ifo * (1 - ifo)
-    return np.concatenate([d_ifo, dc * i * (1 - g * g)], axis=-1), dc * f
-
-
-def _softmax(e: np.ndarray) -> np.ndarray:
-    """softmax along the last axis."""
-    p = portable.exp(e - e.max(axis=-1, keepdims=True))
-    return p / p.sum(axis=-1, keepdims=True)
-
-
-def _attend(query: np.ndarray, states: np.ndarray, keys: np.ndarray, p):
-    """Equation (3), given the query s_{t-1} W_a (M, B, H): the weights α_tj over the encoder states
-    (M, B, T) and the context ctx_t (M, B, H).  Its sums are short (H or T terms) and many (one per
-    string): a fixed-order sum of products costs less there than cutting operands for a BLAS product."""
-    z = portable.tanh(keys + query[:, :, None, :])
-    alpha = _softmax((z * p["v_a"][:, None, None, :]).sum(axis=-1))
-    return (alpha[..., None] * states).sum(axis=2), (alpha, z)
-
-
-def _attend_back(d_context: np.ndarray, states: np.ndarray, saved, p):
-    """Equation (4): from ∂ℒ/∂ctx_t to the query s_{t-1}, the keys h_j U_a, the states and v_a."""
-    alpha, z = saved
-    d_alpha = (states * d_context[:, :, None, :]).sum(axis=-1)
-    de = alpha * (d_alpha - (alpha * d_alpha).sum(axis=-1, keepdims=True))
-    d_pre = de[..., None] * p["v_a"][:, None, None, :] * (1 - z * z)
-    d_states = alpha[..., None] * d_context[:, :, None, :]
-    d_v = (de[..., None] * z).reshape(len(z), -1, z.shape[-1]).sum(axis=1)
-    return d_pre.sum(axis=2), d_pre, d_states, d_v
+    """Each model's matrix transposed: (M, i, j) → (M, j, i), contiguous (what the compiled steps read)."""
+    return np.ascontiguousarray(np.swapaxes(w, -1, -2))
 
 
 # --- one forward pass and one backward pass, for M models side by side, a batch each, every arm ------
 
 
 def _mm(a: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Each model's ``a @ w`` (portable): a (M, …, i), w (M, i, j) → (M, …, j)."""
+    """Each model's ``a @ w``, every sum in order: a (M, …, i), w (M, i, j) → (M, …, j)."""
     m, i = a.shape[0], a.shape[-1]
-    return portable.matmul(a.reshape(m, -1, i), w).reshape(*a.shape[:-1], w.shape[-1])
+    flat = np.ascontiguousarray(a).reshape(m, -1, i)
+    return products(flat, np.ascontiguousarray(w)).reshape(*a.shape[:-1], w.shape[-1])
 
 
 def _outer(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Each model's Σ aᵀb over every other index (batch and time): a weight's gradient, (M, i, j)."""
     m = a.shape[0]
-    return portable.matmul(_T(a.reshape(m, -1, a.shape[-1])), b.reshape(m, -1, b.shape[-1]))
+    return products(_T(a.reshape(m, -1, a.shape[-1])), np.ascontiguousarray(b).reshape(m, -1, b.shape[-1]))
 
 
 def _embed(table: np.ndarray, symbols: np.ndarray) -> np.ndarray:
@@ -205,11 +152,6 @@ def _factors(*parts: np.ndarray) -> np.ndarray:
     return np.concatenate([*parts, np.ones((*parts[0].shape[:-1], 1))], axis=-1)
 
 
-def _by_step(x: np.ndarray, batch: int) -> portable.Cut:
-    """x (M, B, T, i) as one matrix (B, i) per model and step, each cut on its own grid: (M, T, B, i)."""
-    return portable.Cut(np.ascontiguousarray(np.swapaxes(x, 1, 2)), batch)
-
-
 def _split(blocks: np.ndarray, *parts: np.ndarray) -> list[np.ndarray]:
     """The gradients of [x₁ | x₂ | … | 1]ᵀ δ, one per part, and the bias's (its last row)."""
     edges = np.cumsum([x.shape[-1] for x in parts])
@@ -220,30 +162,35 @@ def _forward(p, source: np.ndarray, inputs: np.ndarray | None = None, n_out: int
     """Logits (M, B, T, V) for the decoder inputs (teacher forcing), or for its own greedy choices if none."""
     att, (m, b, t_in), width = _attending(p), source.shape, p["U_enc"].shape[1]
     attention, n_out = att.start < m, inputs.shape[2] if inputs is not None else n_out
-    w = {k: portable.Cut(p[k], width) for k in ("U_enc", "U_dec", "W_a", "C_dec") if k in p}  # cut once
-    pre = _embed(portable.matmul(p["E_src"], p["W_enc"]), source) + p["b_enc"][:, None, None, :]  # x W = (E W)[x]
+    x_enc = _embed(_mm(p["E_src"], p["W_enc"]), source)  # x W = (E W)[x]
     h_all, c = np.zeros((m, b, t_in + 1, width)), np.zeros((m, b, width))  # h_0 = 0, h_1 … h_T
-    enc = []
+    none, enc = np.zeros((m, b, 4 * width)), []
     for j in range(t_in):
-        h_all[:, :, j + 1], c, saved = _lstm(pre[:, :, j] + portable.matmul(h_all[:, :, j], w["U_enc"]), c)
-        enc.append(saved)
-    states = h_all[att, :, 1:]
+        h, c_new, ifo, g, tc = lstm_step(
+            np.ascontiguousarray(x_enc[:, :, j]), p["b_enc"], none, h_all[:, :, j], p["U_enc"], c
+        )
+        h_all[:, :, j + 1] = h
+        enc.append((ifo, g, c, tc))
+        c = c_new
+    states = np.ascontiguousarray(h_all[att, :, 1:])
     keys = _mm(states, p["U_a"]) if attention else None
-    input_share = portable.matmul(p["E_tgt"], p["W_dec"])
+    input_share = _mm(p["E_tgt"], p["W_dec"])
     s_all = np.empty((m, b, n_out + 1, width))
     contexts = np.zeros((att.stop - att.start, b, n_out, width))
     s_all[:, :, 0], token = h_all[:, :, -1], np.full((m, b), p["E_tgt"].shape[1] - 1)
     logits, dec = np.empty((m, b, n_out, p["b_out"].shape[-1])), []
     for t in range(n_out):
         symbol = inputs[:, :, t] if inputs is not None else token
-        a = _embed(input_share, symbol) + portable.matmul(s_all[:, :, t], w["U_dec"]) + p["b_dec"][:, None, :]
-        att_saved = None
+        extra, att_saved = none, None
         if attention:
-            query = portable.matmul(s_all[att, :, t], w["W_a"])
-            contexts[:, :, t], att_saved = _attend(query, states, keys, p)
-            a[att] += portable.matmul(contexts[:, :, t], w["C_dec"])
-        s_all[:, :, t + 1], c, saved = _lstm(a, c)
-        dec.append((saved, att_saved))
+            query = _mm(s_all[att, :, t], p["W_a"])
+            contexts[:, :, t], *att_saved = attention_step(query, states, keys, p["v_a"])
+            extra = np.zeros_like(none)
+            extra[att] = _mm(contexts[:, :, t], p["C_dec"])
+        h, c_new, ifo, g, tc = lstm_step(_embed(input_share, symbol), p["b_dec"], extra, s_all[:, :, t], p["U_dec"], c)
+        s_all[:, :, t + 1] = h
+        dec.append(((ifo, g, c, tc), att_saved))
+        c = c_new
         if inputs is None:  # greedy: the next input is this step's choice
             logits[:, :, t] = _output(p, s_all[:, :, t + 1], contexts[:, :, t])
             token = logits[:, :, t].argmax(axis=-1)
@@ -278,48 +225,40 @@ def _backward(p, d_logits: np.ndarray, cache_) -> tuple[dict[str, np.ndarray], n
     of the recurrent layers' weights are summed step by step, last step first."""
     source, inputs, h_all, enc, s_all, contexts, dec = cache_
     att, g, width = _attending(p), {}, h_all.shape[-1]
-    attention, states, gates, batch = att.start < len(h_all), h_all[att, :, 1:], 4 * width, source.shape[1]
-    k = max(gates, batch)  # δ_t enters sums of 4H terms (δ_t Uᵀ) and of B terms (its weights' gradient)
-    w = {key: portable.Cut(_T(p[key]), k) for key in ("U_enc", "U_dec", "C_dec") if key in p}  # cut once
-    if attention:
-        w["W_a"] = portable.Cut(_T(p["W_a"]), width)
+    attention, states, gates = att.start < len(h_all), np.ascontiguousarray(h_all[att, :, 1:]), 4 * width
     g["W_out"], g["b_out"] = _split(_outer(_factors(s_all[:, :, 1:]), d_logits), s_all)
     d_s_out, ds, dc = _mm(d_logits, _T(p["W_out"])), np.zeros_like(s_all[:, :, 0]), np.zeros_like(s_all[:, :, 0])
     if attention:
-        g["C_out"] = _outer(contexts, d_logits[att])
-        g["v_a"], d_ctx_out, d_keys = 0, _mm(d_logits[att], _T(p["C_out"])), np.zeros_like(states)
-        d_states, d_query, c_total = np.zeros_like(states), np.zeros_like(contexts), 0
-        context_factors = _by_step(contexts, batch)
+        g["C_out"], g["v_a"] = _outer(contexts, d_logits[att]), np.zeros_like(p["v_a"])
+        d_ctx_out, d_keys = _mm(d_logits[att], _T(p["C_out"])), np.zeros_like(states)
+        d_states, d_query = np.zeros_like(states), np.zeros_like(contexts)
+        g["C_dec"], C_dec_T, W_a_T = np.zeros_like(p["C_dec"]), _T(p["C_dec"]), _T(p["W_a"])
     dec_parts = [s_all[:, :, :-1], _one_hot(inputs, p["E_tgt"].shape[1])]
-    dec_factors, dec_total = _by_step(_factors(*dec_parts), batch), 0
+    dec_factors = _factors(*dec_parts)
+    dec_total, U_dec_T = np.zeros((len(h_all), dec_factors.shape[-1], gates)), _T(p["U_dec"])
     for t in reversed(range(len(dec))):
         saved, att_saved = dec[t]
-        d_pre, dc = _lstm_back(ds + d_s_out[:, :, t], dc, saved)
-        d_pre = portable.Cut(d_pre, k)  # cut once: for δ Uᵀ and for the weights' gradient
-        dec_total = dec_total + portable.matmul(dec_factors[:, t].T, d_pre)
-        ds = portable.matmul(d_pre, w["U_dec"])
+        factors = np.ascontiguousarray(dec_factors[:, :, t])
+        d_pre, dc, ds = lstm_step_back(ds + d_s_out[:, :, t], dc, *saved, U_dec_T, factors, dec_total)
         if attention:
-            c_total = c_total + portable.matmul(context_factors[:, t].T, d_pre[att])
-            d_ctx = d_ctx_out[:, :, t] + portable.matmul(d_pre[att], w["C_dec"])
-            d_query[:, :, t], d_pre_att, d_st, dv = _attend_back(d_ctx, states, att_saved, p)
-            ds[att] += portable.matmul(d_query[:, :, t], w["W_a"])
-            d_keys += d_pre_att
-            d_states += d_st
-            g["v_a"] += dv
+            d_att = np.ascontiguousarray(d_pre[att])
+            g["C_dec"] += _outer(contexts[:, :, t], d_att)
+            d_ctx = d_ctx_out[:, :, t] + _mm(d_att, C_dec_T)
+            d_query[:, :, t] = attention_step_back(d_ctx, states, *att_saved, p["v_a"], d_states, d_keys, g["v_a"])
+            ds[att] += _mm(d_query[:, :, t], W_a_T)
     g["U_dec"], by_input, g["b_dec"] = _split(dec_total, *dec_parts)
     g["W_dec"], g["E_tgt"] = _mm(_T(p["E_tgt"]), by_input), _mm(by_input, _T(p["W_dec"]))
     if attention:
-        g["C_dec"], g["W_a"], g["U_a"] = c_total, _outer(s_all[att, :, :-1], d_query), _outer(states, d_keys)
+        g["W_a"], g["U_a"] = _outer(s_all[att, :, :-1], d_query), _outer(states, d_keys)
         d_states += _mm(d_keys, _T(p["U_a"]))
     enc_parts = [h_all[:, :, :-1], _one_hot(source, p["E_src"].shape[1])]
-    enc_factors, d_pre_enc, enc_total = _by_step(_factors(*enc_parts), batch), np.empty((*source.shape, gates)), 0
+    enc_factors, d_pre_enc = _factors(*enc_parts), np.empty((*source.shape, gates))
+    enc_total, U_enc_T = np.zeros((len(h_all), enc_factors.shape[-1], gates)), _T(p["U_enc"])
     for j in reversed(range(len(enc))):
         if attention:
             ds[att] += d_states[:, :, j]  # the state h_j reaches the loss through the attention too
-        d_pre_enc[:, :, j], dc = _lstm_back(ds, dc, enc[j])
-        d_pre = portable.Cut(d_pre_enc[:, :, j], k)
-        enc_total = enc_total + portable.matmul(enc_factors[:, j].T, d_pre)
-        ds = portable.matmul(d_pre, w["U_enc"])
+        factors = np.ascontiguousarray(enc_factors[:, :, j])
+        d_pre_enc[:, :, j], dc, ds = lstm_step_back(ds, dc, *enc[j], U_enc_T, factors, enc_total)
     g["U_enc"], by_source, g["b_enc"] = _split(enc_total, *enc_parts)
     g["W_enc"], g["E_src"] = _mm(_T(p["E_src"]), by_source), _mm(by_source, _T(p["W_enc"]))
     return {key: g[key] for key in p}, d_pre_enc
@@ -396,17 +335,16 @@ def _train_many(runs: tuple, length: int, steps: int) -> tuple[Trained, ...]:
     p = _stack([_init(_streams(seed)[0], arm == "attention") for arm, seed in runs_])
     m, s, losses = {k: np.zeros_like(v) for k, v in p.items()}, {k: np.zeros_like(v) for k, v in p.items()}, []
     powers = (1.0, 1.0)
-    with threadpool_limits(1, "blas"):  # products this small: a second thread would only wait
-        for step in range(steps):
-            logits, saved = _forward(p, source[step], _decoder_inputs(train[step], V))
-            loss, d_logits = _loss(logits, train[step])
-            g, _ = _backward(p, d_logits, saved)
-            _clip(g, CLIP)
-            powers = (powers[0] * BETAS[0], powers[1] * BETAS[1])  # β₁ᵗ, β₂ᵗ by products, not by libm's pow
-            _adam(p, g, m, s, powers, LEARNING_RATE)
-            losses.append(loss)
-        test_source = np.stack([_source(arm, t) for arm, t in zip(arms, test)])
-        right = _forward(p, test_source, n_out=length)[0].argmax(axis=-1) == test
+    for step in range(steps):
+        logits, saved = _forward(p, source[step], _decoder_inputs(train[step], V))
+        loss, d_logits = _loss(logits, train[step])
+        g, _ = _backward(p, d_logits, saved)
+        _clip(g, CLIP)
+        powers = (powers[0] * BETAS[0], powers[1] * BETAS[1])  # β₁ᵗ, β₂ᵗ by products, not by libm's pow
+        _adam(p, g, m, s, powers, LEARNING_RATE)
+        losses.append(loss)
+    test_source = np.stack([_source(arm, t) for arm, t in zip(arms, test)])
+    right = _forward(p, test_source, n_out=length)[0].argmax(axis=-1) == test
     losses, att = np.array(losses).T, _attending(p)
 
     def params(k: int) -> MappingProxyType:

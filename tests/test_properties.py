@@ -227,6 +227,7 @@ READER_MODULES = {
     "chapter09.seq2seq_sweep",
     "chapter09.fmt",
     "chapter09.common",
+    "chapter09.portable",
     "chapter09.__main__",
 }
 

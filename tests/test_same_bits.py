@@ -38,3 +38,14 @@ def test_a_difference_is_named():
     base = {"digests": {"exp": "a", "training attention": "b"}}
     other = {"digests": {"exp": "a", "training attention": "c"}}
     assert same_bits.compare(base, other, "arm64") == ["arm64: training attention differs (b here, c there)"]
+
+
+def test_no_compiled_loop_fuses_a_product_and_a_sum():
+    """Compiled for a CPU with fused multiply–add (Haswell's AVX2 and FMA), the book's loops hold none:
+    numba without fastmath rounds a·b and then a·b + c, as written and as every other CPU does."""
+    result = same_bits.run([str(same_bits.Path(same_bits.__file__)), "--compiled"], {"NUMBA_CPU_NAME": "haswell"})
+    assert result.returncode == 0, result.stderr[-2000:]
+    counts = json.loads(result.stdout)
+    assert {"products", "lstm_step", "lstm_step_back", "attention_step", "attention_step_back"} <= set(counts)
+    assert {name: c["fma"] for name, c in counts.items()} == dict.fromkeys(counts, 0)
+    assert all(c["vector"] > 0 for c in counts.values()), counts  # the control: AVX code was generated

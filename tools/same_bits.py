@@ -1,10 +1,12 @@
 """The same bits on every machine: what the book computes, compared across emulated CPUs.
 
-On one x86-64 machine, two documented knobs give the numbers of other CPUs: numpy's SIMD
-dispatch (``NPY_DISABLE_CPU_FEATURES``) and OpenBLAS's kernel (``OPENBLAS_CORETYPE``).  arm64
-runs under qemu-user (``tools/arm64.sh``, a Debian arm64 Python with numpy's aarch64 wheel).
+On one x86-64 machine, three documented knobs give the numbers of other CPUs: numpy's SIMD
+dispatch (``NPY_DISABLE_CPU_FEATURES``), OpenBLAS's kernel (``OPENBLAS_CORETYPE``) and the CPU
+numba compiles for (``NUMBA_CPU_NAME``).  arm64 runs under qemu-user (``tools/arm64.sh``, a
+Debian arm64 Python with numpy's and numba's aarch64 wheels).
 
     python tools/same_bits.py --probe          digests of the cheap part, as JSON (the tests compare them)
+    python tools/same_bits.py --compiled       what the compiled loops' machine code holds (no fused multiply–add)
     python tools/same_bits.py --settings       the cheap part under every x86 setting: no difference
     python tools/same_bits.py --snapshot       the whole snapshot (tools/snapshot.py) under every x86 setting
     python tools/same_bits.py --arm64          the cheap part as arm64 under qemu, against this machine's
@@ -33,11 +35,13 @@ SETTINGS = {
     "AVX2, FMA (Haswell, AMD Zen)": {
         "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR",
         "OPENBLAS_CORETYPE": "Haswell",
+        "NUMBA_CPU_NAME": "haswell",
     },
-    "AVX without FMA (Sandy Bridge)": {"OPENBLAS_CORETYPE": "Sandybridge"},
+    "AVX without FMA (Sandy Bridge)": {"OPENBLAS_CORETYPE": "Sandybridge", "NUMBA_CPU_NAME": "sandybridge"},
     "numpy's baseline only (Prescott kernels)": {
         "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4 AVX512_ICL AVX512_SPR",
         "OPENBLAS_CORETYPE": "Prescott",
+        "NUMBA_CPU_NAME": "generic",
     },
 }
 
@@ -92,6 +96,46 @@ def numpy_own() -> dict[str, str]:
     return {"numpy exp": digest(np.exp(x)), "numpy tanh": digest(np.tanh(x)), "BLAS a @ b": digest(a @ b)}
 
 
+def compiled() -> dict[str, dict[str, int]]:
+    """Each compiled loop of the book, compiled anew for the CPU numba targets here, and what its machine
+    code holds: fused multiply–adds (there must be none: they round a product and a sum once, not twice)
+    and vector registers (the control: the loops do vectorise, each lane in the loop's own order)."""
+    import importlib
+    import pkgutil
+    import re
+
+    import numpy as np
+    from numba import njit
+    from numba.core.registry import CPUDispatcher
+
+    import chapter09
+    from chapter09 import portable, seq2seq
+
+    @njit(error_model="numpy")
+    def elementwise(x):
+        out = np.empty((4, x.size))
+        for i in range(x.size):
+            out[0, i], out[1, i] = portable.exp1(x[i]), portable.log1(x[i])
+            out[2, i], out[3, i] = portable.tanh1(x[i]), portable.sigmoid1(x[i])
+        return out
+
+    elementwise(np.linspace(-3, 3, 50))
+    seq2seq.train("attention", 4, steps=1), seq2seq.train("bottleneck", 4, steps=1)
+    kernels = {"elementwise": elementwise}
+    for module in pkgutil.walk_packages(chapter09.__path__, "chapter09."):  # every compiled loop of the package
+        for name, kernel in vars(importlib.import_module(module.name)).items():
+            if isinstance(kernel, CPUDispatcher) and kernel.signatures:
+                kernels[name] = kernel
+    out = {}
+    for name, kernel in kernels.items():
+        fresh = njit(error_model="numpy")(kernel.py_func)  # not from the cache: numba shows no code it loaded
+        for signature in kernel.signatures:
+            fresh.compile(signature)
+        asm = "\n".join(fresh.inspect_asm().values())
+        out[name] = {"fma": len(re.findall(r"\bvfn?m(?:add|sub)\w*", asm)), "vector": len(re.findall(r"\b[yz]mm", asm))}
+    return out
+
+
 def machine() -> dict[str, str]:
     """Where this process computes: numpy and OpenBLAS versions, SIMD features in use, BLAS kernel."""
     import numpy as np
@@ -100,8 +144,11 @@ def machine() -> dict[str, str]:
 
     used = [f for f in [*umath.__cpu_baseline__, *umath.__cpu_dispatch__] if umath.__cpu_features__.get(f)]
     blas = next((i for i in threadpool_info() if i["user_api"] == "blas"), {})
+    import numba
+
     return {
         "numpy": np.__version__,
+        "numba": f"{numba.__version__} for {numba.config.CPU_NAME or 'this CPU'}",
         "blas": f"{blas.get('internal_api', '?')} {blas.get('version', '?')}",
         "blas kernel": str(blas.get("architecture", "?")),
         "cpu features": " ".join(used),
@@ -139,6 +186,9 @@ def main(argv: list[str]) -> int:
     if "--probe" in argv:
         print(json.dumps({"machine": machine(), "digests": probe(), "numpy": numpy_own()}))
         return 0
+    if "--compiled" in argv:
+        print(json.dumps(compiled()))
+        return 0
     if "--settings" in argv:
         base = probe_under({})
         lines = [line for name, env in SETTINGS.items() if env for line in compare(base, probe_under(env), name)]
@@ -151,10 +201,15 @@ def main(argv: list[str]) -> int:
         lines = [f"{name}:\n{r.stdout}{r.stderr[-2000:]}" for name, r in results.items() if r.returncode]
     elif "--arm64" in argv:
         home = Path(os.environ.get("ARM64_HOME", Path.home() / ".cache" / "chapter09-arm64"))
+        import llvmlite
+        import numba
         import numpy
         import threadpoolctl
 
-        versions = f"numpy=={numpy.__version__} threadpoolctl=={threadpoolctl.__version__}"  # this machine's
+        versions = (  # this machine's
+            f"numpy=={numpy.__version__} threadpoolctl=={threadpoolctl.__version__} "
+            f"numba=={numba.__version__} llvmlite=={llvmlite.__version__}"
+        )
         env = {**os.environ, "NUMPY": numpy.__version__, "ARM64_PACKAGES": versions}
         setup = subprocess.run(["bash", str(ROOT / "tools" / "arm64.sh"), str(home)], check=False, env=env)
         if setup.returncode:
