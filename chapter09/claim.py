@@ -88,12 +88,12 @@ class WidgetClaims:
         )
 
     def render(self, template: str) -> str:
-        """A template over the glue keys filled in; ``{k__de}``, ``{k__el}``, ``{k__del}`` put the
+        """A template over the glue keys filled in; ``{k__de}``, ``{k__el}``, ``{k__del}``, ``{k__al}`` put the
         Catalan word before the number ``k`` (``d’1,43``, ``el 53 %``: ``fmt.with_word``)."""
         return template.format_map(_Words(self.numbers))
 
     def forms(self) -> dict:
-        """Every ``k__de`` (numbers) and ``k__el``, ``k__del`` (percentages) the page may glue."""
+        """Every ``k__de`` (numbers) and ``k__el``, ``k__del``, ``k__al`` (percentages) the page may glue."""
         out = {}
         for key, value in self.numbers.items():
             for form in fmt.FORMS if value.endswith("%") else ("de",):

@@ -41,6 +41,7 @@ __all__ = [
     "NBSP",
     "SUPERSCRIPT",
     "accuracy",
+    "al",
     "binary_bytes",
     "de",
     "decimal",
@@ -235,8 +236,8 @@ def percent(share, digits: int = 2) -> str:
 
 
 def accuracy(share) -> str:
-    """A model's accuracy as a whole percentage, with one decimal from 99,5 % up to (not at)
-    100 %, where a whole one would round to a 100 % the model did not reach.
+    """A model's accuracy as a whole percentage; from 99,5 % up to (not at) 100 %, where a whole one
+    would round to a 100 % the model did not reach, with the fewest decimals that keep it below.
 
     Parameters
     ----------
@@ -248,11 +249,14 @@ def accuracy(share) -> str:
     str
         The percentage, as :func:`percent` writes it.
 
-    >>> accuracy(0.7), accuracy(0.996), accuracy(1.0)
-    ('70\xa0%', '99,6\xa0%', '100\xa0%')
+    >>> accuracy(0.7), accuracy(0.996), accuracy(0.9997), accuracy(1.0)
+    ('70\xa0%', '99,6\xa0%', '99,97\xa0%', '100\xa0%')
     """
     share = _percentage(share, "share")
-    return percent(share, 1 if 0.995 <= share < 1 else 0)
+    digits = 0
+    while share < 1 and round(100 * share, digits) >= 100:
+        digits += 1
+    return percent(share, digits)
 
 
 @_exact
@@ -469,7 +473,25 @@ def del_(text: str) -> str:
     return ("de l’" if starts_with_vowel(text) else "del ") + text
 
 
-FORMS = {"de": de, "el": el, "del": del_}  # glue key ``k__de`` is ``de(k)``: see chapter09.claim
+def al(text: str) -> str:
+    """``a`` and the article before a number: ``al 22 %``, ``a l’11 %``.
+
+    >>> al("22\xa0%"), al("11\xa0%")
+    ('al 22\xa0%', 'a l’11\xa0%')
+
+    Parameters
+    ----------
+    text : str
+        A number as this module writes it.
+
+    Returns
+    -------
+    str
+    """
+    return ("a l’" if starts_with_vowel(text) else "al ") + text
+
+
+FORMS = {"de": de, "el": el, "del": del_, "al": al}  # glue key ``k__de`` is ``de(k)``: see chapter09.claim
 
 
 def with_word(key: str, numbers: dict) -> str | None:
@@ -479,7 +501,7 @@ def with_word(key: str, numbers: dict) -> str | None:
     Parameters
     ----------
     key : str
-        A glue key, possibly ending in ``__de``, ``__el`` or ``__del``.
+        A glue key, possibly ending in ``__de``, ``__el``, ``__del`` or ``__al``.
     numbers : dict
         The page's glued strings, by key.
 
