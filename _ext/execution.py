@@ -34,7 +34,7 @@ from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
 PACKAGE = Path(__file__).resolve().parents[1] / "chapter09"
-LIBRARIES = ("numpy", "matplotlib", "babel", "num2words", "ipykernel", "myst-nb")
+LIBRARIES = ("numpy", "numba", "matplotlib", "babel", "num2words", "ipykernel", "myst-nb")
 CACHE_VARIABLE = "CHAPTER09_CACHE"  # where the execution cache lives, if not beside the output
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # the kernel's colours
 KEY = "\n\n```{{code-cell}} ipython3\n:tags: [remove-cell]\n\n# chapter09 execution key: {}\n```\n"

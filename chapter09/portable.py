@@ -71,15 +71,14 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import math
-from pathlib import Path
 
 import numba
 import numpy as np
 from numba import njit, vectorize
 
 from . import _check
+from .common import built_dir
 
 __all__ = ["exp", "log", "matmul", "sigmoid", "tanh"]
 
@@ -102,23 +101,12 @@ D_GRID = 201326592.0  # 1,5·2²⁷: (d + D_GRID) − D_GRID rounds 1 ≤ d ≤ 
 POW2 = np.ldexp(1.0, np.arange(-1074, 1024))  # 2ᵏ for k = −1074 … 1023, every one exact
 
 
-def _cache_dir() -> str:
-    """Where numba keeps what it compiles.  It checks a compiled loop against its own file only, not
-    against the functions it inlines from other files (σ here, in a loop of seq2seq_steps.py): so the folder
-    is named by the whole package's sources, and an edit anywhere compiles everything anew."""
-    package = Path(__file__).parent
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
-    return str(package / "__pycache__" / f"numba-{digest.hexdigest()[:16]}")
-
-
-numba.config.CACHE_DIR = _cache_dir()
+numba.config.CACHE_DIR = str(built_dir("chapter09.seq2seq_net", "numba"))  # the book's compiled loops
 JIT = {"cache": True, "error_model": "numpy"}  # compiled once per machine, beside the source; x/0 = inf, no check
 UFUNC = {"cache": True}
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def exp1(x: float) -> float:
     """(1) for one float: eˣ, ±inf and NaN included.  No branch, so that loops of it vectorise."""
     z = min(max(x, -746.0), 710.0) if x == x else 0.0  # beyond: 0 and ∞ all the same; NaN waits at the end
@@ -135,7 +123,7 @@ def exp1(x: float) -> float:
     return out if x == x else x
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def log1(x: float) -> float:
     """(2) for one float: ln x, 0, ±inf, negatives and NaN included."""
     if not x > 0.0 or x == math.inf:
@@ -156,7 +144,7 @@ def log1(x: float) -> float:
     return k * LN2_HI - ((s * (f - R) - k * LN2_LO) - f)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def tanh1(x: float) -> float:
     """tanh of one float: Cephes' rational fit below 0,625, ``1 − 2/(e^{2|x|} + 1)`` above (both computed,
     one kept: no branch)."""
@@ -168,7 +156,7 @@ def tanh1(x: float) -> float:
     return out if x == x else x
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def sigmoid1(x: float) -> float:
     """σ of one float, n/(1 + e) with its two roundings recovered (the module's docstring)."""
     e = exp1(-abs(x))  # e^{−|x|} ≤ 1: no overflow on either side

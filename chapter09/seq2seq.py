@@ -1,8 +1,9 @@
 """Seq2seq from scratch: the bottleneck, the reversed source, and Bahdanau's attention.
 
 The task is to copy a random string of ``L`` symbols over ``V = 8``.  An encoder reads
-it, a decoder writes it back, and three arms get one budget (400 Adam steps of 32
-strings, state 16).  In the *bottleneck* arm the decoder starts from the encoder's last
+it, a decoder writes it back, and three arms get the same training (Adam steps of 32 new
+strings each, state 16): a shared small budget of 400 steps, and a long one that goes on
+until the model stops improving, at most 5000 steps.  In the *bottleneck* arm the decoder starts from the encoder's last
 state only (Sutskever et al. 2014).  The *reversed* arm is the same model reading the
 string backwards, as Sutskever did.  The *attention* arm is the same decoder with
 Bahdanau et al. (2015)'s additive attention over every encoder state.
@@ -21,22 +22,24 @@ arm's context, which goes to both the cell and the output, is ::
 
     e_tj = v_a · tanh(s_{t-1} W_a + h_j U_a),    α_tj = softmax_j(e_tj),    ctx_t = Σ_j α_tj h_j    (3)
 
-The backward pass is equations (2) and (4) of :mod:`chapter09.seq2seq_steps`.
+The whole network, forward and back for one string, is :mod:`chapter09.seq2seq_net` (compiled;
+its docstring has the backward pass).  Adam (lr 0.01) follows each step.  Before it, the model's
+whole gradient is rescaled to norm 1 when it is longer: gradient-norm clipping, Pascanu, Mikolov &
+Bengio (2013)'s remedy for exploding gradients.  Several models train side by side, each on its own
+seed's strings; nothing mixes them, so each learns bit for bit what it learns alone (tested).
 
-Adam (lr 0.01) follows each step.  Before it, each model's whole gradient is rescaled to
-norm 1 when it is longer: gradient-norm clipping, Pascanu, Mikolov & Bengio (2013)'s
-remedy for exploding gradients.  One ``_forward`` and one ``_backward`` serve every arm.
-They are vectorised over the batch and over a leading axis of ``M`` models trained side by
-side (every array is ``(M, B, T, …)``, attention's weights only for the last models of the
-stack): the page trains the nine models of one length in one stack.  Nothing mixes the
-models, so each learns bit for bit what it learns alone (tested).
+**Held-out measures.**  At the steps of :data:`CHECKPOINTS` the model copies the 256 held-out
+strings twice: greedily, each output read back as the next input (the *accuracy*), and with
+teacher forcing, the right previous symbol as input whatever it wrote (the *teacher-forced
+accuracy*, and the held-out loss).  Where the two differ, errors feed on earlier errors.
 
-Every number of a training is the same on every machine.  The steps that run once per symbol
-(an LSTM step forward and back, an attention step forward and back, equations (1) to (4)) are
-:mod:`chapter09.seq2seq_steps`, loops that numba compiles; the rest is elementwise arithmetic,
-which IEEE 754 rounds exactly, numpy's own sums and portable's products.  An input enters only
-through ``x W`` with ``x = E[symbol]``, so ``x W`` is read from the table ``E W`` and the
-gradients of ``W`` and ``E`` come from one sum per symbol of ``∂ℒ/∂(x W)``: no product per input.
+**Until it stops improving.**  In a long training a model stops at a checkpoint ``n`` (from twice
+the small budget on) when its accuracy has gained less than half a point since step ``n/2``: a
+doubling of its training that no longer pays.  Otherwise it stops at :data:`CAP`.
+
+Every number of a training is the same on every machine: :mod:`chapter09.seq2seq_net` is compiled
+loops whose sums run in the order they are written, with σ, tanh, exp and ln from
+:mod:`chapter09.portable`.
 
 Why an LSTM?  The chapter's other cell is the tanh RNN.  When the cell was chosen (one
 seed, L = 16, 600 steps, before the models were stacked) the tanh RNN took 1,0 s
@@ -51,253 +54,80 @@ What the trained models show (the sweep over lengths, attention weights, path gr
 >>> r = train("attention", 4, steps=200)
 >>> bool(r.accuracy > 0.9), bool(r.loss[-1] < r.loss[0] / 10), r.position_accuracy.shape
 (True, True, (4,))
+>>> r.checkpoints.tolist(), bool(r.curve[-1] == r.accuracy)
+([25, 50, 75, 100, 150, 200], True)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from types import MappingProxyType
 
 import numpy as np
 
-from . import _check, portable
+from . import _check
+from . import seq2seq_net as net
 from .common import memo
-from .portable import products
-from .seq2seq_steps import attention_step, attention_step_back, lstm_step, lstm_step_back
-from .seq2seq_task import MAX_LENGTH, V, _data, _streams
+from .seq2seq_net import H
+from .seq2seq_task import CAP, MAX_LENGTH, V, _data, _streams
 
-__all__ = ["ARMS", "LENGTHS", "SEEDS", "STEPS", "Trained", "train"]
+__all__ = ["ARMS", "CAP", "CHECKPOINTS", "LENGTHS", "SEEDS", "STEPS", "Trained", "train"]
 
 ARMS = ("bottleneck", "reversed", "attention")
 LENGTHS = (4, 6, 8, 10, 12)
 SEEDS = (0, 1, 2)  # the first three, never chosen
-STEPS = 400  # Adam steps per training
-H = 16  # state (and embedding, and attention) width
+STEPS = 400  # the shared small budget: Adam steps per training
+CHECKPOINTS = (25, 50, 75, 100, 150, 200, 300, 400, 600, 800, 1200, 1600, 2400, 3200, 4000, 5000)
+GAIN = 0.005  # a long training stops when doubling its steps gained less than this (half a point)
 LEARNING_RATE = 0.01
 CLIP = 1.0  # largest gradient norm (Pascanu et al. 2013)
 BETAS = (0.9, 0.999)  # Adam's decay rates (Kingma & Ba 2015)
+HYPER = np.array([LEARNING_RATE, *BETAS, CLIP, 1e-8])  # what net.train_steps reads (ε last)
 
 
-# --- the model's parameters, M models side by side -----------------------------------------------------
+# --- the parameters: drawn per model, one flat vector each ------------------------------------------------
 
 
-def _init(rng: np.random.Generator, attention: bool, v: int = V, h: int = H) -> dict[str, np.ndarray]:
-    """Weights N(0, 1/fan-in), embeddings N(0, 1), biases 0 but the forget gates' (1)."""
+def _init(rng: np.random.Generator, attention: bool) -> np.ndarray:
+    """θ: weights N(0, 1/fan-in), embeddings N(0, 1), biases 0 but the forget gates' (1); a model
+    without attention keeps zeros in the attention's blocks, and never reads them."""
 
     def draw(*shape):
         return rng.normal(0.0, 1.0 / np.sqrt(shape[0]), shape)
 
-    gate_bias = np.concatenate([np.zeros(h), np.ones(h), np.zeros(2 * h)])
-    p = {"E_src": rng.normal(size=(v, h)), "E_tgt": rng.normal(size=(v + 1, h))}
-    p |= {"W_enc": draw(h, 4 * h), "U_enc": draw(h, 4 * h), "b_enc": gate_bias.copy()}
-    p |= {"W_dec": draw(h, 4 * h), "U_dec": draw(h, 4 * h), "b_dec": gate_bias.copy()}
-    p |= {"W_out": draw(h, v), "b_out": np.zeros(v)}
+    gate_bias = np.concatenate([np.zeros(H), np.ones(H), np.zeros(2 * H)])
+    p = {"E_src": rng.normal(size=(V, H)), "E_tgt": rng.normal(size=(V + 1, H))}
+    p |= {"W_enc": draw(H, 4 * H), "U_enc": draw(H, 4 * H), "b_enc": gate_bias.copy()}
+    p |= {"W_dec": draw(H, 4 * H), "U_dec": draw(H, 4 * H), "b_dec": gate_bias.copy()}
+    p |= {"W_out": draw(H, V), "b_out": np.zeros(V)}
     if attention:
-        p |= {"C_dec": draw(h, 4 * h), "C_out": draw(h, v), "W_a": draw(h, h), "U_a": draw(h, h), "v_a": draw(h)}
-    return p
+        p |= {"C_dec": draw(H, 4 * H), "C_out": draw(H, V), "W_a": draw(H, H), "U_a": draw(H, H), "v_a": draw(H)}
+    return np.concatenate([p[k].ravel() if k in p else np.zeros(net.SHAPES[k]).ravel() for k in net.BLOCKS])
 
 
-ATTENTION_KEYS = ("C_dec", "C_out", "W_a", "U_a", "v_a")
+def _params(theta: np.ndarray, attention: bool) -> MappingProxyType:
+    """θ as named, read-only arrays (the attention's only for a model that attends)."""
+    names = net.BLOCKS if attention else net.BLOCKS[: -len(net.ATTENTION)]
+    return MappingProxyType(
+        {k: _check.frozen(theta[net.AT[i] : net.AT[i + 1]].reshape(net.SHAPES[k])) for i, k in enumerate(names)}
+    )
 
 
-def _stack(models: list[dict]) -> dict[str, np.ndarray]:
-    """Several models' parameters side by side, those with attention last: each array gains a leading
-    model axis, of all M models for the parameters they share and of the last M_a for attention's."""
-    keys = dict.fromkeys(k for p in models for k in p)
-    return {k: np.stack([p[k] for p in models if k in p]) for k in keys}
+def _theta(params) -> np.ndarray:
+    """The flat θ of named parameters (zeros for the attention's, if absent)."""
+    return np.concatenate(
+        [np.asarray(params[k]).ravel() if k in params else np.zeros(net.SHAPES[k]).ravel() for k in net.BLOCKS]
+    )
 
 
-def _attending(p) -> slice:
-    """The models of a stack that attend: the last ``len(p["W_a"])``."""
-    m = len(next(v for k, v in p.items() if k not in ATTENTION_KEYS))
-    n = len(p["W_a"]) if "W_a" in p else 0
-    return slice(m - n, m)
+def _source(arm: str, strings: np.ndarray) -> np.ndarray:
+    """What the encoder reads: the string, reversed in the reversed arm."""
+    return np.ascontiguousarray(strings[..., ::-1]) if arm == "reversed" else strings
 
 
-def _T(w: np.ndarray) -> np.ndarray:
-    """Each model's matrix transposed: (M, i, j) → (M, j, i), contiguous (what the compiled steps read)."""
-    return np.ascontiguousarray(np.swapaxes(w, -1, -2))
-
-
-# --- one forward pass and one backward pass, for M models side by side, a batch each, every arm ------
-
-
-def _mm(a: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Each model's ``a @ w``, every sum in order: a (M, …, i), w (M, i, j) → (M, …, j)."""
-    m, i = a.shape[0], a.shape[-1]
-    flat = np.ascontiguousarray(a).reshape(m, -1, i)
-    return products(flat, np.ascontiguousarray(w)).reshape(*a.shape[:-1], w.shape[-1])
-
-
-def _outer(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Each model's Σ aᵀb over every other index (batch and time): a weight's gradient, (M, i, j)."""
-    m = a.shape[0]
-    return products(_T(a.reshape(m, -1, a.shape[-1])), np.ascontiguousarray(b).reshape(m, -1, b.shape[-1]))
-
-
-def _embed(table: np.ndarray, symbols: np.ndarray) -> np.ndarray:
-    """Each model's embedding rows: table (M, V, H), symbols (M, …) → (M, …, H)."""
-    models = np.arange(len(table)).reshape(-1, *[1] * (symbols.ndim - 1))
-    return table[models, symbols]
-
-
-def _one_hot(symbols: np.ndarray, n: int) -> np.ndarray:
-    """Symbols (M, …) as rows of n zeros and a one, (M, …, n)."""
-    return (symbols[..., None] == np.arange(n)).astype(np.float64)
-
-
-def _factors(*parts: np.ndarray) -> np.ndarray:
-    """What multiplies a layer's weights and bias, [x₁ | x₂ | … | 1], (M, B, T, Σ widths): its weights'
-    gradient is factorsᵀ δ summed over batch and time (the column of ones gives the bias's)."""
-    return np.concatenate([*parts, np.ones((*parts[0].shape[:-1], 1))], axis=-1)
-
-
-def _split(blocks: np.ndarray, *parts: np.ndarray) -> list[np.ndarray]:
-    """The gradients of [x₁ | x₂ | … | 1]ᵀ δ, one per part, and the bias's (its last row)."""
-    edges = np.cumsum([x.shape[-1] for x in parts])
-    return [*np.split(blocks[:, :-1], edges[:-1], axis=1), blocks[:, -1]]
-
-
-def _forward(p, source: np.ndarray, inputs: np.ndarray | None = None, n_out: int | None = None):
-    """Logits (M, B, T, V) for the decoder inputs (teacher forcing), or for its own greedy choices if none."""
-    att, (m, b, t_in), width = _attending(p), source.shape, p["U_enc"].shape[1]
-    attention, n_out = att.start < m, inputs.shape[2] if inputs is not None else n_out
-    x_enc = _embed(_mm(p["E_src"], p["W_enc"]), source)  # x W = (E W)[x]
-    h_all, c = np.zeros((m, b, t_in + 1, width)), np.zeros((m, b, width))  # h_0 = 0, h_1 … h_T
-    none, enc = np.zeros((m, b, 4 * width)), []
-    for j in range(t_in):
-        h, c_new, ifo, g, tc = lstm_step(
-            np.ascontiguousarray(x_enc[:, :, j]), p["b_enc"], none, h_all[:, :, j], p["U_enc"], c
-        )
-        h_all[:, :, j + 1] = h
-        enc.append((ifo, g, c, tc))
-        c = c_new
-    states = np.ascontiguousarray(h_all[att, :, 1:])
-    keys = _mm(states, p["U_a"]) if attention else None
-    input_share = _mm(p["E_tgt"], p["W_dec"])
-    s_all = np.empty((m, b, n_out + 1, width))
-    contexts = np.zeros((att.stop - att.start, b, n_out, width))
-    s_all[:, :, 0], token = h_all[:, :, -1], np.full((m, b), p["E_tgt"].shape[1] - 1)
-    logits, dec = np.empty((m, b, n_out, p["b_out"].shape[-1])), []
-    for t in range(n_out):
-        symbol = inputs[:, :, t] if inputs is not None else token
-        extra, att_saved = none, None
-        if attention:
-            query = _mm(s_all[att, :, t], p["W_a"])
-            contexts[:, :, t], *att_saved = attention_step(query, states, keys, p["v_a"])
-            extra = np.zeros_like(none)
-            extra[att] = _mm(contexts[:, :, t], p["C_dec"])
-        h, c_new, ifo, g, tc = lstm_step(_embed(input_share, symbol), p["b_dec"], extra, s_all[:, :, t], p["U_dec"], c)
-        s_all[:, :, t + 1] = h
-        dec.append(((ifo, g, c, tc), att_saved))
-        c = c_new
-        if inputs is None:  # greedy: the next input is this step's choice
-            logits[:, :, t] = _output(p, s_all[:, :, t + 1], contexts[:, :, t])
-            token = logits[:, :, t].argmax(axis=-1)
-    if inputs is not None:  # every step's output at once (row by row the same numbers)
-        logits = _output(p, s_all[:, :, 1:], contexts)
-    return logits, (source, inputs, h_all, enc, s_all, contexts, dec)
-
-
-def _output(p, s: np.ndarray, contexts: np.ndarray) -> np.ndarray:
-    """logits = s W_out + b_out (+ ctx C_out for the models that attend), for states (M, …, H)."""
-    logits = _mm(s, p["W_out"]) + p["b_out"].reshape(len(s), *[1] * (s.ndim - 2), -1)
-    if "C_out" in p:
-        logits[_attending(p)] += _mm(contexts, p["C_out"])
-    return logits
-
-
-def _loss(logits: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each model's mean cross-entropy over its batch and the positions (M,), and its gradient in the logits."""
-    z = logits - logits.max(axis=-1, keepdims=True)
-    e = portable.exp(z)
-    norm = e.sum(axis=-1, keepdims=True)
-    picked = np.take_along_axis(z, targets[..., None], axis=-1)[..., 0] - portable.log(norm[..., 0])
-    d = e / norm
-    np.put_along_axis(d, targets[..., None], np.take_along_axis(d, targets[..., None], axis=-1) - 1, axis=-1)
-    return -picked.reshape(len(picked), -1).sum(axis=1) / targets[0].size, d / targets[0].size
-
-
-def _backward(p, d_logits: np.ndarray, cache_) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """Backpropagation through time: ∂ℒ/∂ every parameter, and ∂ℒ/∂ the encoder's input pre-activations
-    x_j W_enc (M, B, T_in, 4H).  The inputs x = E[symbol] enter only through x W, so that with S, the
-    sum of ∂ℒ/∂(x W) over the places each symbol is read, ∂ℒ/∂W = Eᵀ S and ∂ℒ/∂E = S Wᵀ.  The gradients
-    of the recurrent layers' weights are summed step by step, last step first."""
-    source, inputs, h_all, enc, s_all, contexts, dec = cache_
-    att, g, width = _attending(p), {}, h_all.shape[-1]
-    attention, states, gates = att.start < len(h_all), np.ascontiguousarray(h_all[att, :, 1:]), 4 * width
-    g["W_out"], g["b_out"] = _split(_outer(_factors(s_all[:, :, 1:]), d_logits), s_all)
-    d_s_out, ds, dc = _mm(d_logits, _T(p["W_out"])), np.zeros_like(s_all[:, :, 0]), np.zeros_like(s_all[:, :, 0])
-    if attention:
-        g["C_out"], g["v_a"] = _outer(contexts, d_logits[att]), np.zeros_like(p["v_a"])
-        d_ctx_out, d_keys = _mm(d_logits[att], _T(p["C_out"])), np.zeros_like(states)
-        d_states, d_query = np.zeros_like(states), np.zeros_like(contexts)
-        g["C_dec"], C_dec_T, W_a_T = np.zeros_like(p["C_dec"]), _T(p["C_dec"]), _T(p["W_a"])
-    dec_parts = [s_all[:, :, :-1], _one_hot(inputs, p["E_tgt"].shape[1])]
-    dec_factors = _factors(*dec_parts)
-    dec_total, U_dec_T = np.zeros((len(h_all), dec_factors.shape[-1], gates)), _T(p["U_dec"])
-    for t in reversed(range(len(dec))):
-        saved, att_saved = dec[t]
-        factors = np.ascontiguousarray(dec_factors[:, :, t])
-        d_pre, dc, ds = lstm_step_back(ds + d_s_out[:, :, t], dc, *saved, U_dec_T, factors, dec_total)
-        if attention:
-            d_att = np.ascontiguousarray(d_pre[att])
-            g["C_dec"] += _outer(contexts[:, :, t], d_att)
-            d_ctx = d_ctx_out[:, :, t] + _mm(d_att, C_dec_T)
-            d_query[:, :, t] = attention_step_back(d_ctx, states, *att_saved, p["v_a"], d_states, d_keys, g["v_a"])
-            ds[att] += _mm(d_query[:, :, t], W_a_T)
-    g["U_dec"], by_input, g["b_dec"] = _split(dec_total, *dec_parts)
-    g["W_dec"], g["E_tgt"] = _mm(_T(p["E_tgt"]), by_input), _mm(by_input, _T(p["W_dec"]))
-    if attention:
-        g["W_a"], g["U_a"] = _outer(s_all[att, :, :-1], d_query), _outer(states, d_keys)
-        d_states += _mm(d_keys, _T(p["U_a"]))
-    enc_parts = [h_all[:, :, :-1], _one_hot(source, p["E_src"].shape[1])]
-    enc_factors, d_pre_enc = _factors(*enc_parts), np.empty((*source.shape, gates))
-    enc_total, U_enc_T = np.zeros((len(h_all), enc_factors.shape[-1], gates)), _T(p["U_enc"])
-    for j in reversed(range(len(enc))):
-        if attention:
-            ds[att] += d_states[:, :, j]  # the state h_j reaches the loss through the attention too
-        factors = np.ascontiguousarray(enc_factors[:, :, j])
-        d_pre_enc[:, :, j], dc, ds = lstm_step_back(ds, dc, *enc[j], U_enc_T, factors, enc_total)
-    g["U_enc"], by_source, g["b_enc"] = _split(enc_total, *enc_parts)
-    g["W_enc"], g["E_src"] = _mm(_T(p["E_src"]), by_source), _mm(by_source, _T(p["W_enc"]))
-    return {key: g[key] for key in p}, d_pre_enc
-
-
-def _input_gradient(p, d_pre_enc: np.ndarray) -> np.ndarray:
-    """∂ℒ/∂x_j for every encoder input (M, B, T_in, H), from ∂ℒ/∂(x_j W_enc)."""
-    return _mm(d_pre_enc, _T(p["W_enc"]))
-
-
-def _decoder_inputs(targets: np.ndarray, go: int) -> np.ndarray:
+def _decoder_inputs(targets: np.ndarray, go: int = V) -> np.ndarray:
     """Teacher forcing: GO, then the target shifted one step right (along the last axis)."""
-    return np.concatenate([np.full((*targets.shape[:-1], 1), go), targets[..., :-1]], axis=-1)
-
-
-def _adam(p, g, m, s, powers: tuple[float, float], lr: float, eps: float = 1e-8) -> None:
-    """One Adam step (Kingma & Ba 2015), in place; ``powers`` = (β₁ᵗ, β₂ᵗ)."""
-    beta1, beta2 = BETAS
-    for k in p:
-        m[k] = beta1 * m[k] + (1 - beta1) * g[k]
-        s[k] = beta2 * s[k] + (1 - beta2) * g[k] * g[k]
-        p[k] -= lr * (m[k] / (1 - powers[0])) / (np.sqrt(s[k] / (1 - powers[1])) + eps)
-
-
-def _clip(g, limit: float) -> np.ndarray:
-    """Rescale each model's whole gradient to norm ``limit`` when it is longer (Pascanu et al. 2013);
-    the norms before, (M,)."""
-    att, squares = _attending(g), 0.0
-    for key, v in g.items():  # each model's Σ v², parameter after parameter
-        part = (v * v).reshape(len(v), -1).sum(axis=1)
-        if key in ATTENTION_KEYS:
-            squares[att] += part
-        else:
-            squares = squares + part
-    norm = np.sqrt(squares)
-    scale = np.where(norm > limit, limit / norm, 1.0)
-    for key, v in g.items():
-        v *= scale[att if key in ATTENTION_KEYS else slice(None)].reshape(-1, *[1] * (v.ndim - 1))
-    return norm
+    return np.concatenate([np.full((*targets.shape[:-1], 1), go, targets.dtype), targets[..., :-1]], axis=-1)
 
 
 # --- training and testing, several models side by side ---------------------------------------------
@@ -308,64 +138,116 @@ class Trained:
     arm: str
     length: int
     seed: int
-    steps: int
-    params: MappingProxyType  # name → read-only array
+    steps: int  # Adam steps done (a long training may stop before the cap)
+    params: MappingProxyType  # name → read-only array, at the end
+    budget_params: MappingProxyType  # the same after STEPS steps, the shared small budget (or the end, if before)
     loss: np.ndarray  # (steps,) training cross-entropy at each step, before its update
-    accuracy: float  # share of the test strings' output symbols right, greedy decoding
+    accuracy: float  # share of the test strings' output symbols right, greedy decoding, at the end
     position_accuracy: np.ndarray  # (length,) the same, output position by position
     test: np.ndarray  # (N_TEST, length) the held-out strings
+    checkpoints: np.ndarray  # (n,) the steps at which the held-out strings were copied
+    curve: np.ndarray  # (n,) accuracy at each checkpoint
+    curve_positions: np.ndarray  # (n, length) greedy accuracy at each checkpoint, position by position
+    curve_forced: np.ndarray  # (n, length) the same with teacher forcing
+    curve_loss: np.ndarray  # (n,) held-out cross-entropy with teacher forcing
+
+    def at(self, steps: int) -> int:
+        """The row of the checkpoint at ``steps``."""
+        return int(np.flatnonzero(self.checkpoints == steps)[0])
+
+    def __reduce__(self):
+        """Pickled as its fields, the parameters as plain dicts (what :func:`chapter09.common.stored` keeps)."""
+        values = [getattr(self, f.name) for f in fields(self)]
+        return _unpickled, tuple(dict(v) if isinstance(v, MappingProxyType) else v for v in values)
 
 
-def _source(arm: str, strings: np.ndarray) -> np.ndarray:
-    """What the encoder reads: the string, reversed in the reversed arm."""
-    return strings[..., ::-1] if arm == "reversed" else strings
-
-
-def _train_many(runs: tuple, length: int, steps: int) -> tuple[Trained, ...]:
-    """Train the models ``runs`` = ((arm, seed), …) side by side, each on its seed's stream with Adam
-    and clipping; then decode the test strings greedily.  The stack holds those with attention last.
-    A model learns bit for bit what it learns alone: nothing mixes the models."""
-    order = sorted(range(len(runs)), key=lambda k: runs[k][0] == "attention")
-    runs_ = [runs[k] for k in order]
-    arms = [arm for arm, _ in runs_]
-    data = [_data(length, seed, steps) for _, seed in runs_]
-    train = np.stack([strings for strings, _ in data], axis=1)  # (steps, M, B, L)
-    test = np.stack([t for _, t in data])
-    source = np.stack([_source(arm, train[:, k]) for k, arm in enumerate(arms)], axis=1)
-    p = _stack([_init(_streams(seed)[0], arm == "attention") for arm, seed in runs_])
-    m, s, losses = {k: np.zeros_like(v) for k, v in p.items()}, {k: np.zeros_like(v) for k, v in p.items()}, []
-    powers = (1.0, 1.0)
-    for step in range(steps):
-        logits, saved = _forward(p, source[step], _decoder_inputs(train[step], V))
-        loss, d_logits = _loss(logits, train[step])
-        g, _ = _backward(p, d_logits, saved)
-        _clip(g, CLIP)
-        powers = (powers[0] * BETAS[0], powers[1] * BETAS[1])  # β₁ᵗ, β₂ᵗ by products, not by libm's pow
-        _adam(p, g, m, s, powers, LEARNING_RATE)
-        losses.append(loss)
-    test_source = np.stack([_source(arm, t) for arm, t in zip(arms, test)])
-    right = _forward(p, test_source, n_out=length)[0].argmax(axis=-1) == test
-    losses, att = np.array(losses).T, _attending(p)
-
-    def params(k: int) -> MappingProxyType:
-        at = {key: k - att.start for key in ATTENTION_KEYS}
-        return MappingProxyType({key: _check.frozen(v[at.get(key, k)]) for key, v in p.items() if at.get(key, k) >= 0})
-
-    trained = [
-        Trained(
-            arm,
-            length,
-            seed,
-            steps,
-            params(k),
-            _check.frozen(losses[k]),
-            float(right[k].mean()),
-            _check.frozen(right[k].mean(axis=0)),
-            _check.frozen(test[k], np.int64),
+def _unpickled(*values) -> Trained:
+    """A pickled :class:`Trained` again, read-only as it was."""
+    return Trained(
+        *(
+            MappingProxyType({k: _check.frozen(a) for k, a in v.items()})
+            if isinstance(v, dict)
+            else _check.frozen(v, v.dtype)
+            if isinstance(v, np.ndarray)
+            else v
+            for v in values
         )
-        for k, (arm, seed) in enumerate(runs_)
-    ]
-    return tuple(trained[order.index(k)] for k in range(len(runs)))
+    )
+
+
+def _measure(theta: np.ndarray, attention: bool, source: np.ndarray, test: np.ndarray):
+    """Greedy and teacher-forced copies of the held-out strings: right (N, L) each, and the loss."""
+    inputs, alpha = _decoder_inputs(test), np.empty((0, 0, 0))
+    greedy, _ = net.predict(theta, attention, source, inputs, test, True, alpha)
+    forced, loss = net.predict(theta, attention, source, inputs, test, False, alpha)
+    return greedy == test, forced == test, loss
+
+
+def _train_many(runs: tuple, length: int, steps: int, until_flat: bool = False) -> tuple[Trained, ...]:
+    """Train the models ``runs`` = ((arm, seed), …) side by side, each on its seed's stream, and copy the
+    held-out strings at every checkpoint up to ``steps``; with ``until_flat``, a model stops where its
+    accuracy no longer improves (the module's docstring).  Nothing mixes the models."""
+    attending = np.array([arm == "attention" for arm, _ in runs])
+    thetas = np.stack([_init(_streams(seed)[0], arm == "attention") for arm, seed in runs])
+    firsts, seconds, powers = np.zeros_like(thetas), np.zeros_like(thetas), np.ones((len(runs), 2))
+    data = [_data(length, seed) for _, seed in runs]
+    train = [strings[:steps] for strings, _ in data]
+    tests = [(test, _source(arm, test)) for (arm, _), (_, test) in zip(runs, data)]
+    losses, active = np.full((steps, len(runs)), np.nan), np.ones(len(runs), bool)
+    marks = [n for n in CHECKPOINTS if n < steps] + [steps]
+    done, seen, budget = 0, [[] for _ in runs], list(thetas)
+    for mark in marks:
+        part = slice(done, mark)
+        targets = np.stack([t[part] for t in train], axis=1)  # (steps, M, B, L)
+        sources = np.stack([_source(arm, t[part]) for (arm, _), t in zip(runs, train)], axis=1)
+        net.train_steps(thetas, firsts, seconds, powers, attending, active, sources, _decoder_inputs(targets),
+                        targets, HYPER, losses[part])  # fmt: skip
+        done = mark
+        if mark == STEPS:
+            budget = [theta.copy() for theta in thetas]
+        for q in np.flatnonzero(active):
+            seen[q].append((mark, *_measure(thetas[q], attending[q], tests[q][1], tests[q][0])))
+            if until_flat and mark >= 2 * STEPS and _flat(seen[q]):
+                active[q] = False
+        if not active.any():
+            break
+    return tuple(
+        _trained(
+            arm, length, seed, thetas[q], budget[q] if steps > STEPS else thetas[q], losses[:, q], seen[q], tests[q][0]
+        )
+        for q, (arm, seed) in enumerate(runs)
+    )
+
+
+def _flat(seen: list) -> bool:
+    """Whether the accuracy gained less than GAIN since half the steps (if that was measured)."""
+    by_steps = {mark: greedy.mean() for mark, greedy, *_ in seen}
+    last = seen[-1][0]
+    return last // 2 in by_steps and by_steps[last] - by_steps[last // 2] < GAIN
+
+
+def _trained(arm, length, seed, theta, budget, losses, seen, test) -> Trained:
+    """The readout of one model."""
+    marks = np.array([mark for mark, *_ in seen])
+    greedy = np.array([right.mean(axis=0) for _, right, _, _ in seen])
+    forced = np.array([right.mean(axis=0) for _, _, right, _ in seen])
+    return Trained(
+        arm,
+        length,
+        seed,
+        int(marks[-1]),
+        _params(theta, arm == "attention"),
+        _params(budget, arm == "attention"),
+        _check.frozen(losses[: marks[-1]]),
+        float(greedy[-1].mean()),
+        _check.frozen(greedy[-1]),
+        _check.frozen(test, np.int64),
+        _check.frozen(marks, np.int64),
+        _check.frozen(greedy.mean(axis=1)),
+        _check.frozen(greedy),
+        _check.frozen(forced),
+        _check.frozen([loss for *_, loss in seen]),
+    )
 
 
 def _arm(name: str, value) -> str:
@@ -393,13 +275,14 @@ def train(arm: str, length: int, seed: int = 0, steps: int = STEPS) -> Trained:
     Returns
     -------
     Trained
-        The readout (immutable): the weights, the loss curve, the test accuracy overall and by position.
+        The readout (immutable): the weights, the loss curve, the test accuracy overall and by position,
+        and at each checkpoint.
     """
     return _train_one(
         _arm("arm", arm),
         _check.integer("length", length, 4, MAX_LENGTH),
         _check.integer("seed", seed, 0, _check.SEED_MAX),
-        _check.integer("steps", steps, 1, 5000),
+        _check.integer("steps", steps, 1, CAP),
     )
 
 

@@ -1,14 +1,15 @@
-"""What the trained encoder–decoders of :mod:`chapter09.seq2seq` show: accuracy against length,
-attention weights, and how far back the gradient of each output reaches.
+"""What the trained encoder–decoders of :mod:`chapter09.seq2seq` show: accuracy against length on two
+budgets, learning curves, attention weights, and how far back the gradient of each output reaches.
 
-:func:`sweep` trains every arm at every length with every seed on one budget
-(``seq2seq.STEPS`` Adam steps): its accuracies are the page's curve of accuracy against
-length.  :func:`attention_weights` reads the weights ``α_tj`` an attention model gives a
-held-out string, and :func:`path_gradients` measures ``‖∂ℓ_t/∂x_j‖``, the gradient of the
-loss at output ``t`` with respect to the input at position ``j`` (both counted from 0).
+:func:`sweep` trains every arm at every length with every seed, for ``steps`` Adam steps or, with
+``until_flat``, until each model stops improving (at most ``seq2seq.CAP``).  A long training's first
+``seq2seq.STEPS`` steps are the small budget's training, bit for bit (:func:`at_budget` reads them
+back).  :func:`attention_weights` reads the weights ``α_tj`` an attention model gives a held-out
+string, and :func:`path_gradients` measures ``‖∂ℓ_t/∂x_j‖``, the gradient of the loss at output
+``t`` with respect to the input at position ``j``.
 
-Without attention, ``x_j`` reaches output ``t`` only along the recurrence: ``L − j + t``
-steps, or ``j + t + 1`` with the source reversed.  Attention adds a path of two steps,
+Positions count from 1.  Without attention, ``x_j`` reaches output ``t`` only along the recurrence:
+``L − j + t`` steps, or ``j + t − 1`` with the source reversed.  Attention adds a path of two steps,
 ``h_j → ctx_t → logits_t``, at any distance.
 
 >>> from chapter09.seq2seq import train
@@ -19,31 +20,29 @@ steps, or ``j + t + 1`` with the source reversed.  Attention adds a path of two 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import numpy as np
 
-from . import _check
-from .common import memo
-from .seq2seq import (
-    ARMS,
-    LENGTHS,
-    SEEDS,
-    STEPS,
-    Trained,
-    _arm,
-    _backward,
-    _decoder_inputs,
-    _forward,
-    _input_gradient,
-    _loss,
-    _source,
-    _train_many,
-)
+from . import _check, portable
+from . import seq2seq_net as net
+from .common import memo, stored
+from .seq2seq import ARMS, CAP, LENGTHS, SEEDS, STEPS, Trained, _arm, _decoder_inputs, _source, _theta, _train_many
 from .seq2seq_task import MAX_LENGTH, V
 
-__all__ = ["Alignment", "PathGradients", "Sweep", "attention_weights", "path_gradients", "sweep"]
+__all__ = [
+    "Alignment",
+    "PathGradients",
+    "Sweep",
+    "at_budget",
+    "attention_weights",
+    "encode",
+    "path_gradients",
+    "sweep",
+]
+
+LONG_LENGTHS = (4, 8, 12)  # where the page trains long: the shortest, the middle and the longest length
 
 
 # --- what a trained model shows: its attention weights, and how far back its gradient reaches ----------
@@ -74,13 +73,40 @@ def attention_weights(trained: Trained, index: int = 0) -> Alignment:
     _check.instance("trained", trained, Trained)
     if trained.arm != "attention":
         raise ValueError(f"trained must be a model of the attention arm, got the {trained.arm} arm")
-    string = trained.test[_check.integer("index", index, 0, len(trained.test) - 1)][None]
-    logits, (*_, dec) = _forward(_alone(trained), string[None], n_out=trained.length)
-    alpha = np.stack([att[0][0, 0] for _, att in dec])
-    logits = logits[0]
-    return Alignment(
-        _check.frozen(string[0], np.int64), _check.frozen(logits[0].argmax(axis=1), np.int64), _check.frozen(alpha)
-    )
+    string = trained.test[_check.integer("index", index, 0, len(trained.test) - 1)][None].astype(np.int8)
+    alpha = np.empty((1, trained.length, trained.length))
+    output, _ = net.predict(_theta(trained.params), True, string, _decoder_inputs(string), string, True, alpha)
+    return Alignment(_check.frozen(string[0], np.int64), _check.frozen(output[0], np.int64), _check.frozen(alpha[0]))
+
+
+def encode(trained: Trained, string) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What a trained model's encoder makes of a string: its states and where the decoder starts.
+
+    Parameters
+    ----------
+    trained : Trained
+        A trained model of any arm (the reversed arm's encoder reads the string backwards).
+    string : sequence of int, each 0 … 7, 4 … 20 of them
+        The source string.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        The states h_1 … h_L (L, H), in the order the encoder read them, and the last one's (h_L, c_L),
+        the decoder's first state and cell (read-only).
+    """
+    _check.instance("trained", trained, Trained)
+    string = np.asarray(string)
+    if string.ndim != 1 or not np.issubdtype(string.dtype, np.integer) or not 4 <= string.size <= MAX_LENGTH:
+        raise ValueError(f"string must be 4 … {MAX_LENGTH} symbols (integers), got {string!r}")
+    if string.min() < 0 or string.max() >= V:
+        raise ValueError(f"string must hold symbols 0 … {V - 1}, got {string.tolist()}")
+    source = _source(trained.arm, string[None].astype(np.int8))
+    theta, trace = _theta(trained.params), net.new_trace(string.size, 1)
+    in_table, out_table = net.tables(theta)
+    net.forward(theta, False, in_table, out_table, source[0], np.array([V], np.int8), False, trace)
+    h, c = trace[0], trace[1]
+    return _check.frozen(h[1:]), _check.frozen(h[-1]), _check.frozen(c[-1])
 
 
 @dataclass(frozen=True)
@@ -109,15 +135,15 @@ def path_gradients(trained: Trained, n_strings: int = 64) -> PathGradients:
     """
     _check.instance("trained", trained, Trained)
     n, L = _check.integer("n_strings", n_strings, 1, len(trained.test)), trained.length
-    strings = np.repeat(trained.test[:n], L, axis=0)  # copy t of a string back-propagates ℓ_t alone
-    logits, saved = _forward(_alone(trained), _source(trained.arm, strings)[None], _decoder_inputs(strings, V)[None])
-    _, d_logits = _loss(logits, strings[None])
-    d_logits *= strings.size * (np.arange(L) == np.arange(len(strings))[:, None] % L)[:, :, None]
-    _, d_pre = _backward(_alone(trained), d_logits, saved)
-    d_x = _input_gradient(_alone(trained), d_pre)[0]
+    strings = np.repeat(trained.test[:n], L, axis=0).astype(np.int8)  # copy t back-propagates ℓ_t alone
+    theta, grad, d_pre = _theta(trained.params), np.empty(net.SIZE), np.empty((n * L, L, net.G))
+    weights = (np.arange(L) == np.arange(n * L)[:, None] % L).astype(np.float64)
+    net.gradient(theta, trained.arm == "attention", _source(trained.arm, strings), _decoder_inputs(strings), strings,
+                 weights, grad, d_pre)  # fmt: skip
+    d_x = portable.matmul(d_pre, np.ascontiguousarray(trained.params["W_enc"].T))  # ∂ℓ/∂x = ∂ℓ/∂(x W) Wᵀ
     norms = np.sqrt((d_x * d_x).sum(axis=-1)).reshape(n, L, L).sum(axis=0) / n
-    t, j = np.arange(L)[:, None], np.arange(L)[None, :]
-    read = L - 1 - j if trained.arm == "reversed" else j  # the encoder step that reads x_j
+    t, j = np.arange(1, L + 1)[:, None], np.arange(1, L + 1)[None, :]
+    read = L + 1 - j if trained.arm == "reversed" else j  # the encoder step that reads x_j
     if trained.arm == "reversed":
         norms = norms[:, ::-1]
     return PathGradients(
@@ -129,7 +155,7 @@ def path_gradients(trained: Trained, n_strings: int = 64) -> PathGradients:
     )
 
 
-# --- the page's sweep: every arm, length and seed ---------------------------------------------------------
+# --- the sweeps: every arm, length and seed, on a budget --------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -137,7 +163,7 @@ class Sweep:
     arms: tuple[str, ...]
     lengths: tuple[int, ...]
     seeds: tuple[int, ...]
-    accuracy: np.ndarray  # (arms, lengths, seeds)
+    accuracy: np.ndarray  # (arms, lengths, seeds), at the end of each training
     models: tuple  # models[a][l][s]: the Trained of arms[a], lengths[l], seeds[s]
 
     def model(self, arm: str, length: int, seed: int) -> Trained:
@@ -145,24 +171,23 @@ class Sweep:
         return self.models[self.arms.index(arm)][self.lengths.index(length)][self.seeds.index(seed)]
 
 
-def _alone(trained: Trained) -> dict:
-    """A trained model's parameters as a stack of one model."""
-    return {k: v[None] for k, v in trained.params.items()}
+@stored
+def _stack(arms: tuple, seeds: tuple, length: int, steps: int, until_flat: bool) -> tuple[Trained, ...]:
+    """Every arm and seed at one length, side by side (kept on disk: a page, its tests and the command
+    line train it once per version of the package)."""
+    return _train_many(tuple((a, s) for a in arms for s in seeds), length, steps, until_flat)
 
 
-@memo
-def _sweep(arms: tuple, lengths: tuple, seeds: tuple, steps: int) -> Sweep:
-    """Every arm at every length and seed (cached: a page calls it many times); one stack per length."""
-    trained = {}
-    for n in lengths:
-        trained |= {(m.arm, n, m.seed): m for m in _train_many(tuple((a, s) for a in arms for s in seeds), n, steps)}
+def _gathered(arms, lengths, seeds, stacks) -> Sweep:
+    """A sweep from the stacks of its lengths."""
+    trained = {(m.arm, n, m.seed): m for n, stack in zip(lengths, stacks) for m in stack}
     models = tuple(tuple(tuple(trained[a, n, s] for s in seeds) for n in lengths) for a in arms)
     accuracy = [[[m.accuracy for m in row] for row in arm] for arm in models]
     return Sweep(arms, lengths, seeds, _check.frozen(accuracy), models)
 
 
-def sweep(arms=ARMS, lengths=LENGTHS, seeds=SEEDS, steps: int = STEPS) -> Sweep:
-    """Accuracy against length: every arm trained at every length with every seed, one budget.
+def sweep(arms=ARMS, lengths=LENGTHS, seeds=SEEDS, steps: int = STEPS, until_flat: bool = False) -> Sweep:
+    """Accuracy against length: every arm trained at every length with every seed.
 
     Parameters
     ----------
@@ -173,7 +198,9 @@ def sweep(arms=ARMS, lengths=LENGTHS, seeds=SEEDS, steps: int = STEPS) -> Sweep:
     seeds : iterable of int, each 0 … 2**63 - 1
         Seeds, at most ten (the page uses 0, 1, 2).
     steps : int, 1 … 5000
-        Adam steps per training.
+        Adam steps per training (with ``until_flat``, the most).
+    until_flat : bool
+        Stop each model where its accuracy no longer improves (:mod:`chapter09.seq2seq`).
 
     Returns
     -------
@@ -184,15 +211,74 @@ def sweep(arms=ARMS, lengths=LENGTHS, seeds=SEEDS, steps: int = STEPS) -> Sweep:
     lengths = tuple(
         _check.integer(f"lengths[{i}]", n, 4, MAX_LENGTH) for i, n in enumerate(_check.count("lengths", lengths, 8))
     )
-    return _sweep(arms, lengths, tuple(_check.seeds("seeds", seeds, 10)), _check.integer("steps", steps, 1, 5000))
+    seeds, steps = tuple(_check.seeds("seeds", seeds, 10)), _check.integer("steps", steps, 1, CAP)
+    return _swept(arms, lengths, seeds, steps, _check.flag("until_flat", until_flat))
+
+
+@memo
+def _swept(arms: tuple, lengths: tuple, seeds: tuple, steps: int, until_flat: bool) -> Sweep:
+    return _gathered(arms, lengths, seeds, [_stack(arms, seeds, n, steps, until_flat) for n in lengths])
+
+
+def at_budget(trained: Trained, steps: int = STEPS) -> Trained:
+    """A training as it stood after ``steps`` steps: what a training of ``steps`` steps gives, bit for
+    bit (a long training starts as a short one).
+
+    Parameters
+    ----------
+    trained : Trained
+        A training of at least ``steps`` steps.
+    steps : int, seq2seq.STEPS or the training's own
+        The budget whose weights a training keeps.
+
+    Returns
+    -------
+    Trained
+        The training cut at ``steps`` (immutable).
+    """
+    _check.instance("trained", trained, Trained)
+    if steps not in trained.checkpoints:
+        raise ValueError(f"steps must be one of the training's checkpoints {trained.checkpoints.tolist()}, got {steps}")
+    if steps == trained.steps:
+        return trained
+    if steps != STEPS:
+        raise ValueError(f"steps must be {STEPS} (whose weights a training keeps) or {trained.steps}, got {steps}")
+    i = trained.at(steps)
+    return replace(
+        trained,
+        steps=steps,
+        params=trained.budget_params,
+        loss=trained.loss[:steps],
+        accuracy=float(trained.curve[i]),
+        position_accuracy=trained.curve_positions[i],
+        checkpoints=trained.checkpoints[: i + 1],
+        curve=trained.curve[: i + 1],
+        curve_positions=trained.curve_positions[: i + 1],
+        curve_forced=trained.curve_forced[: i + 1],
+        curve_loss=trained.curve_loss[: i + 1],
+    )
 
 
 # --- what a page measures on the sweep (private: the page of widget 4b calls them) -----------------
 
 
+def _page_long() -> Sweep:
+    """The page's long budget: every arm and seed at LONG_LENGTHS, until each stops improving."""
+    return sweep(lengths=LONG_LENGTHS, steps=CAP, until_flat=True)
+
+
+@cache
 def _page_sweep() -> Sweep:
-    """The page's sweep: every arm, length and seed (remembered)."""
-    return sweep()
+    """The page's small budget, every arm, length and seed after STEPS steps: where the page trains long,
+    the long training's first STEPS steps."""
+    long = _page_long()
+    stacks = [
+        tuple(at_budget(long.model(a, n, s)) for a in ARMS for s in SEEDS)
+        if n in LONG_LENGTHS
+        else _stack(ARMS, SEEDS, n, STEPS, False)
+        for n in LENGTHS
+    ]
+    return _gathered(ARMS, LENGTHS, SEEDS, stacks)
 
 
 def _accuracy(arm: str) -> np.ndarray:
@@ -217,7 +303,8 @@ def _beats_from(gap: np.ndarray, lengths, margin: float) -> int:
 def _weights(length: int, seed: int, n: int) -> np.ndarray:
     """α of the attention model of ``length`` and ``seed`` on the first ``n`` held-out strings, (n, L, L):
     the page's trainings at its lengths, others trained when asked."""
-    model = sweep(lengths=(length,)).model("attention", length, seed)
+    trained = _page_sweep() if length in LENGTHS and seed in SEEDS else sweep(lengths=(length,), seeds=(seed,))
+    model = trained.model("attention", length, seed)
     return np.stack([attention_weights(model, i).alpha for i in range(n)])
 
 

@@ -1,35 +1,45 @@
 """Seq2seq from scratch: every gradient against central differences, a deterministic training,
 held-out strings, the three arms' ordering at the longest length, and refused inputs."""
 
+import dataclasses
+import pickle
+
 import numpy as np
 import pytest
 
 from chapter09 import seq2seq as s2s
+from chapter09 import seq2seq_net as net
 from chapter09 import seq2seq_sweep as sw
 from chapter09 import seq2seq_task as task
 
 EPS = 1e-5  # central differences in float64: truncation ~EPS², rounding ~1e-16/EPS
 
 
-def tiny(arm: str, seed: int = 3, models: int = 1):
-    """Models of state 3 over 4 symbols side by side, weights moved off their initial values, and a
-    batch of 2 strings of 3 each."""
+def tiny(arm: str, seed: int = 3):
+    """A model with its weights moved off their initial values, and a batch of 2 strings of 3 symbols."""
     rng = np.random.default_rng(seed)
-    p = s2s._stack([s2s._init(rng, arm == "attention", v=4, h=3) for _ in range(models)])
-    p = {k: v + 0.3 * rng.normal(size=v.shape) for k, v in p.items()}
-    strings = rng.integers(0, 4, (models, 2, 3))
-    return p, s2s._source(arm, strings), s2s._decoder_inputs(strings, go=4), strings
+    theta = s2s._init(rng, arm == "attention") + 0.3 * rng.normal(size=net.SIZE)
+    if arm != "attention":
+        theta[net.AT[net.C_DEC] :] = 0.0
+    strings = rng.integers(0, task.V, (2, 3)).astype(np.int8)
+    return theta, s2s._source(arm, strings), s2s._decoder_inputs(strings), strings
 
 
-def numeric(loss, p: dict, key: str) -> np.ndarray:
-    """∂loss/∂p[key] by central differences."""
-    grad = np.zeros_like(p[key])
-    for i in np.ndindex(p[key].shape):
-        q = {k: v.copy() for k, v in p.items()}
-        q[key][i] += EPS
-        up = loss(q)
-        q[key][i] -= 2 * EPS
-        grad[i] = (up - loss(q)) / (2 * EPS)
+def loss_and_gradient(arm, theta, source, inputs, targets, weights=None):
+    weights = np.full(targets.shape, 1 / targets.size) if weights is None else weights
+    grad, d_pre = np.empty(net.SIZE), np.empty((*source.shape, net.G))
+    loss = net.gradient(theta, arm == "attention", source, inputs, targets, weights, grad, d_pre)
+    return loss, grad, d_pre
+
+
+def numeric(loss, x: np.ndarray) -> np.ndarray:
+    """∂loss/∂x by central differences."""
+    grad = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        up, down = x.copy(), x.copy()
+        up[i] += EPS
+        down[i] -= EPS
+        grad[i] = (loss(up) - loss(down)) / (2 * EPS)
     return grad
 
 
@@ -37,76 +47,78 @@ def relative_error(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.linalg.norm(a - b) / np.linalg.norm(b))
 
 
-@pytest.mark.parametrize("models", [1, 2])
 @pytest.mark.parametrize("arm", s2s.ARMS)
-def test_backward_matches_central_differences_for_every_parameter(arm, models):
-    """Every parameter of every model of a stack (the sum of the models' losses: nothing mixes them)."""
-    p, source, inputs, targets = tiny(arm, models=models)
-    logits, saved = s2s._forward(p, source, inputs)
-    grads, _ = s2s._backward(p, s2s._loss(logits, targets)[1], saved)  # no clipping: the raw gradient
-    expected = {"E_src", "E_tgt", "W_enc", "U_enc", "b_enc", "W_dec", "U_dec", "b_dec", "W_out", "b_out"}
-    if arm == "attention":
-        expected |= {"C_dec", "C_out", "W_a", "U_a", "v_a"}
-    assert set(grads) == set(p) == expected
-
-    def loss(q):
-        return s2s._loss(s2s._forward(q, source, inputs)[0], targets)[0].sum()
-
-    errors = {k: relative_error(grads[k], numeric(loss, p, k)) for k in p}
+def test_backward_matches_central_differences_for_every_parameter(arm):
+    """Every block of θ; a model without attention has no gradient in the attention's blocks."""
+    theta, source, inputs, targets = tiny(arm)
+    _, grad, _ = loss_and_gradient(arm, theta, source, inputs, targets)
+    expected = numeric(lambda th: loss_and_gradient(arm, th, source, inputs, targets)[0], theta)
+    blocks = net.BLOCKS if arm == "attention" else net.BLOCKS[: -len(net.ATTENTION)]
+    errors = {
+        k: relative_error(grad[net.AT[i] : net.AT[i + 1]], expected[net.AT[i] : net.AT[i + 1]])
+        for i, k in enumerate(blocks)
+    }
     assert max(errors.values()) < 1e-6, errors
+    assert not grad[len(blocks) and net.AT[len(blocks)] :].any()
 
 
 @pytest.mark.parametrize("arm", s2s.ARMS)
-def test_input_embedding_gradient_matches_central_differences(arm):
-    """Each (string, position) gets an embedding row of its own, so that ∂ℒ/∂row is ∂ℒ/∂x_j."""
-    p, source, inputs, targets = tiny(arm)
-    p["E_src"] = np.random.default_rng(4).normal(size=(1, source.size, 3))
-    own = np.arange(source.size).reshape(source.shape)
-    logits, saved = s2s._forward(p, own, inputs)
-    d_x = s2s._input_gradient(p, s2s._backward(p, s2s._loss(logits, targets)[1], saved)[1])
+def test_input_gradient_matches_central_differences(arm):
+    """A string of distinct symbols: the gradient in the embedding row of x_j is ∂ℓ/∂x_j = ∂ℓ/∂(x_j W) Wᵀ."""
+    theta, _, _, _ = tiny(arm)
+    string = np.array([[5, 2, 7, 0]], np.int8)
+    source, inputs = s2s._source(arm, string), s2s._decoder_inputs(string)
+    _, _, d_pre = loss_and_gradient(arm, theta, source, inputs, string)
+    d_x = d_pre[0] @ theta[net.AT[net.W_ENC] : net.AT[net.W_ENC + 1]].reshape(net.H, net.G).T
+    rows = slice(net.AT[net.E_SRC], net.AT[net.E_SRC + 1])
 
-    def loss(q):
-        return s2s._loss(s2s._forward(q, own, inputs)[0], targets)[0][0]
+    def loss(table):
+        th = theta.copy()
+        th[rows] = table.ravel()
+        return loss_and_gradient(arm, th, source, inputs, string)[0]
 
-    assert relative_error(d_x.reshape(-1, 3), numeric(loss, p, "E_src")) < 1e-6
+    expected = numeric(loss, theta[rows].reshape(task.V, net.H))[source[0]]
+    assert relative_error(d_x, expected) < 1e-6
 
 
 @pytest.mark.parametrize("arm", ["reversed", "attention"])
 def test_path_gradients_are_the_gradients_of_each_outputs_loss(arm):
     """path_gradients on one string against central differences of ℓ_t = −log p(y_t) in each x_j."""
     trained = s2s.train(arm, 4, seed=0, steps=20)
-    string = trained.test[:1]
-    p = {k: v[None] for k, v in trained.params.items()}
-    p["E_src"] = p["E_src"][:, s2s._source(arm, string)[0]]  # row k: the embedding the encoder reads at step k
-    own = np.arange(4)[None, None]
-    inputs = s2s._decoder_inputs(string, task.V)[None]
+    string = trained.test[:1].astype(np.int8)
+    string[0] = [6, 1, 3, 4]  # distinct symbols: the embedding row of each one is one position's
+    trained = dataclasses.replace(trained, test=string)
+    theta, rows = s2s._theta(trained.params), slice(net.AT[net.E_SRC], net.AT[net.E_SRC + 1])
+    source, inputs = s2s._source(arm, string), s2s._decoder_inputs(string)
 
     def loss_at(t):
-        def loss(q):
-            logits = s2s._forward(q, own, inputs)[0][0, 0, t]
-            return -(logits[string[0, t]] - logits.max() - np.log(np.exp(logits - logits.max()).sum()))
+        weights = (np.arange(4) == t)[None].astype(float)
+
+        def loss(table):
+            th = theta.copy()
+            th[rows] = table.ravel()
+            return loss_and_gradient(arm, th, source, inputs, string, weights)[0]
 
         return loss
 
-    numbers = np.array([np.linalg.norm(numeric(loss_at(t), p, "E_src")[0], axis=1) for t in range(4)])
-    if arm == "reversed":
-        numbers = numbers[:, ::-1]  # encoder step k reads position L − 1 − k
+    numbers = np.array(
+        [np.linalg.norm(numeric(loss_at(t), theta[rows].reshape(task.V, net.H))[string[0]], axis=1) for t in range(4)]
+    )
     measured = sw.path_gradients(trained, n_strings=1)
     np.testing.assert_allclose(measured.norms, numbers, rtol=1e-6)
     assert np.allclose(measured.share.sum(axis=1), 1)
 
 
-def test_clipping_rescales_only_a_longer_gradient_model_by_model():
-    g = {"a": np.array([[3.0, 0.0], [0.3, 0.0]]), "b": np.array([[[4.0]], [[0.4]]])}  # norms 5 and 0,5
-    assert s2s._clip(g, 10.0).tolist() == [5.0, 0.5] and g["a"].tolist() == [[3.0, 0.0], [0.3, 0.0]]
-    assert np.allclose(s2s._clip(g, 1.0), [5.0, 0.5])
-    assert g["a"][1].tolist() == [0.3, 0.0] and g["b"][1, 0, 0] == 0.4  # the shorter one untouched
-    assert np.isclose(np.sqrt(g["a"][0] @ g["a"][0] + g["b"][0, 0, 0] ** 2), 1.0)
+def test_clipping_rescales_only_a_longer_gradient():
+    g = np.array([3.0, 0.0, 4.0])  # norm 5
+    assert net.clip_norm(g, 10.0) == 5.0 and g.tolist() == [3.0, 0.0, 4.0]
+    assert net.clip_norm(g, 1.0) == 5.0 and np.allclose(g, [0.6, 0.0, 0.8])
 
 
 def same(a, b) -> bool:
     """Two trainings gave the same model, bit for bit."""
     arrays = [(a.loss, b.loss), (a.position_accuracy, b.position_accuracy), (a.test, b.test)]
+    arrays += [(a.curve_forced, b.curve_forced), (a.curve_loss, b.curve_loss)]
     arrays += [(a.params[k], b.params[k]) for k in a.params]
     return a.accuracy == b.accuracy and all(np.array_equal(x, y) for x, y in arrays)
 
@@ -136,28 +148,47 @@ def test_models_side_by_side_learn_bit_for_bit_what_they_learn_alone(runs):
     assert [(m.arm, m.seed) for m in together] == list(runs)
 
 
+def test_a_long_training_starts_as_the_short_one():
+    """The small budget read back from a longer training is that training, bit for bit."""
+    long = s2s.train("reversed", 4, seed=1, steps=450)
+    short = s2s.train("reversed", 4, seed=1, steps=s2s.STEPS)
+    assert same(sw.at_budget(long), short) and sw.at_budget(long).steps == s2s.STEPS
+    assert long.curve[long.at(s2s.STEPS)] == short.accuracy and sw.at_budget(short) is short
+
+
+def test_a_long_training_stops_where_doubling_gains_less_than_half_a_point():
+    right = lambda x: (np.full((1, 10), x),)  # noqa: E731
+    seen = [(400, *right(0.8)), (600, *right(0.85)), (800, *right(0.804))]
+    assert s2s._flat(seen) and not s2s._flat(seen[:2]) and not s2s._flat([*seen[:2], (800, *right(0.81))])
+
+
 @pytest.mark.parametrize("length", [4, 5, 16])
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_held_out_strings_are_disjoint_from_the_training_stream(length, seed):
-    train, test = task._data(length, seed, 600)
-    assert not np.isin(task._codes(train.reshape(-1, length)), task._codes(test)).any()
-    assert np.array_equal(test, task._data(length, seed, 10)[1])  # a stream of its own: the budget does not move it
+    train, test = task._data(length, seed)
+    assert train.shape == (task.CAP, task.BATCH, length)
+    assert not np.isin(
+        task._codes(train.reshape(-1, length).astype(np.int64)), task._codes(test.astype(np.int64))
+    ).any()
 
 
-def test_a_readout_cannot_be_written_to():
+def test_a_readout_cannot_be_written_to_and_pickles_as_it_is():
     t = s2s.train("bottleneck", 4, steps=5)
-    for a in (t.loss, t.position_accuracy, t.test, *t.params.values()):
-        with pytest.raises(ValueError):
-            a[0] = 0
-    with pytest.raises(TypeError):
-        t.params["W_out"] = 0
+    u = pickle.loads(pickle.dumps(t))
+    for m in (t, u):
+        for a in (m.loss, m.position_accuracy, m.test, m.curve_forced, *m.params.values(), *m.budget_params.values()):
+            with pytest.raises(ValueError):
+                a[0] = 0
+        with pytest.raises(TypeError):
+            m.params["W_out"] = 0
+    assert same(t, u)
 
 
 @pytest.fixture(scope="module")
 def longest():
-    """The page's models at its longest length, seed 0 (trained with the page's sweep, where the
+    """The page's models at its longest length, seed 0, on the small budget (the page's sweep, where the
     registry is computed: see conftest)."""
-    return {arm: sw.sweep().model(arm, s2s.LENGTHS[-1], 0) for arm in s2s.ARMS}
+    return {arm: sw._page_sweep().model(arm, s2s.LENGTHS[-1], 0) for arm in s2s.ARMS}
 
 
 @pytest.mark.registry
@@ -176,7 +207,7 @@ def test_reversing_helps_the_first_positions_most(longest):
 @pytest.mark.registry
 @pytest.mark.parametrize("arm", s2s.ARMS)
 def test_every_arm_copies_the_shortest_strings(arm):
-    assert sw.sweep().model(arm, s2s.LENGTHS[0], 0).accuracy > 0.9
+    assert sw._page_sweep().model(arm, s2s.LENGTHS[0], 0).accuracy > 0.9
 
 
 @pytest.mark.registry

@@ -23,7 +23,7 @@ def numbers():
 
 
 def test_the_three_models_keep_their_order_at_the_longest_length_for_every_seed():
-    acc = sw.sweep().accuracy[:, -1]  # (arms, seeds) at the longest length
+    acc = sw._page_sweep().accuracy[:, -1]  # (arms, seeds) at the longest length
     attention, reversed_, bottleneck = (acc[s2s.ARMS.index(a)] for a in ("attention", "reversed", "bottleneck"))
     assert (attention > reversed_).all() and (reversed_ > bottleneck).all() and (bottleneck > 1 / V).all()
 
@@ -31,7 +31,7 @@ def test_the_three_models_keep_their_order_at_the_longest_length_for_every_seed(
 def test_every_seeds_accuracy_is_in_the_table_as_the_prose_prints_it(numbers):
     header, rows = page.readout().table("seeds")
     assert header[2:] == [f"L = {n}" for n in s2s.LENGTHS] and len(rows) == len(s2s.ARMS) * len(s2s.SEEDS)
-    acc = sw.sweep().accuracy
+    acc = sw._page_sweep().accuracy
     for a, arm in enumerate(s2s.ARMS):
         for s, seed in enumerate(s2s.SEEDS):
             row = rows[a * len(s2s.SEEDS) + s]
@@ -56,7 +56,8 @@ def test_the_exercises_answers(numbers):
     for end in ("first", "last"):  # the gain recomputes from the two percentages printed beside it
         gain = points(f"w4b_{end}_reversed") - points(f"w4b_{end}_bottleneck")
         assert numbers[f"w4b_{end}_gain"] == page._gain_text(gain / 100)
-    # path lengths: L − j + t in the original order, j + t + 1 reversed; on the diagonal both average L
+    # path lengths (positions from 1): L − j + t in the original order, j + t − 1 reversed; on the diagonal
+    # both average L
     assert (numbers["w4b_dist_first_plain"], numbers["w4b_dist_first_reversed"]) == (str(L), "1")
     assert numbers["w4b_dist_last_reversed"] == str(2 * L - 1)
     assert numbers["w4b_dist_mean_plain"] == numbers["w4b_dist_mean_reversed"] == str(L)
@@ -128,3 +129,32 @@ def test_the_page_talks_about_the_models_not_the_build():
     assert ":::{container} afegit\n**Prova-ho.**" in source
     prose = source.replace("(*encoder–decoder*)", "")
     assert "encoder" not in prose and "decoder" not in prose and "mossega" not in prose
+
+
+def test_the_long_budget_as_the_prose_prints_it(numbers):
+    """The long training's numbers recompute from its models: accuracy after it, when each model reached 90 %,
+    where it stopped (never past the cap, never before twice the small budget unless at the cap)."""
+    long = sw._page_long()
+    assert long.lengths == sw.LONG_LENGTHS
+    for arm in s2s.ARMS:
+        for length in sw.LONG_LENGTHS:
+            models = [long.model(arm, length, seed) for seed in s2s.SEEDS]
+            assert numbers[f"w4b_long_{arm}_{length}"] == fmt.accuracy(np.mean([m.accuracy for m in models]))
+            assert all(2 * s2s.STEPS <= m.steps <= s2s.CAP and m.checkpoints[-1] == m.steps for m in models)
+            assert all(m.steps == s2s.CAP or m.curve[-1] - m.curve[m.at(m.steps // 2)] < s2s.GAIN for m in models)
+    assert numbers["w4b_reach_bottleneck_12"] == numbers["w4b_reach_reversed_12"] == "en cap llavor"
+    attention = [long.model("attention", n, seed) for n in sw.LONG_LENGTHS for seed in s2s.SEEDS]
+    assert numbers["w4b_reach_attention_max"] == fmt.integer(max(page._reach(m) for m in attention))
+
+
+def test_the_one_step_by_hand_is_the_models_own_step():
+    """encode's states, through (2) written with numpy, give the attention weights the model itself gives."""
+    model = sw._page_sweep().model("attention", 6, 0)
+    h, s, _ = sw.encode(model, model.test[0])
+    p = model.params
+    e = np.tanh(s @ p["W_a"] + h @ p["U_a"]) @ p["v_a"]
+    alpha = np.exp(e - e.max()) / np.exp(e - e.max()).sum()
+    assert np.allclose(alpha, sw.attention_weights(model, 0).alpha[0], atol=1e-12)
+    assert h.shape == (6, s2s.H) and np.array_equal(h[-1], s)
+    with pytest.raises(ValueError, match="^string must"):
+        sw.encode(model, [1, 2, 9, 0])

@@ -11,7 +11,8 @@ f. clean HTML build of the revision ``BENCH_BASE`` (default acb43a2, the last on
    home-made kernel pool), from ``git archive``, to compare (a) with
 g. what a first visit of each page of (a) loads, in Chromium (``first_visit.py``), when
    Debian's chromium is there
-h. page 4b's trainings (the whole sweep): CPU seconds of this checkout and of the revision
+h. page 4b's small-budget trainings (nine models at each length, 400 steps, nothing read from
+   disk): CPU seconds and Adam steps per CPU second of this checkout and of the revision
    ``TRAINING_BASE`` (default 841cf1c, the last one whose trainings called numpy's exp and BLAS),
    alternately, ``BENCH_RUNS`` times each (the ratio's target: at most 1,5)
 
@@ -43,10 +44,13 @@ ROOT = Path(__file__).resolve().parents[1]
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 BASE = os.environ.get("BENCH_BASE", "acb43a2")
 TRAINING_BASE = os.environ.get("TRAINING_BASE", "841cf1c")
-SWEEP = (
-    "import resource, sys; sys.path.insert(0, '.'); from chapter09 import seq2seq_sweep as s; s.sweep(); "
+SWEEP = (  # the same trainings in both revisions, by the function both have, never from a store
+    "import resource, sys; sys.path.insert(0, '.'); from chapter09 import seq2seq as m; "
+    "runs = tuple((a, s) for a in m.ARMS for s in m.SEEDS); "
+    "[m._train_many(runs, n, m.STEPS) for n in m.LENGTHS]; "
     "r = resource.getrusage(resource.RUSAGE_SELF); print(r.ru_utime + r.ru_stime)"
 )
+MODEL_STEPS = 5 * 9 * 400  # lengths × models × steps of SWEEP
 
 
 def sphinx(repo: Path, out: str, cache: Path, *extra: str) -> tuple[float, str]:
@@ -203,6 +207,8 @@ def main() -> None:
         runs = ", ".join(ca(x) for x in seconds[name])
         print(f"  {TRAINING_BASE if name != 'now' else 'ara':<8} ({label}): {ca(t):>7}   ({runs})")
     print(f"  ara/{TRAINING_BASE} = {ca(now / before)} (objectiu ≤ 1,5)")
+    rates = f"{TRAINING_BASE} {ca(MODEL_STEPS / before)}, ara {ca(MODEL_STEPS / now)}"
+    print(f"  passos d'Adam per segon de CPU (model × pas): {rates}")
     print("\nTemps de càlcul de cada figura (s):")
     for name, t in widget_times().items():
         print(f"  {name}: registre {ca(t['registry'])}, controls {ca(t['controls'])}")

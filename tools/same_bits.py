@@ -106,10 +106,12 @@ def compiled() -> dict[str, dict[str, int]]:
 
     import numpy as np
     from numba import njit
+    from numba.core import types
     from numba.core.registry import CPUDispatcher
 
     import chapter09
     from chapter09 import portable, seq2seq
+    from chapter09 import seq2seq_net as net
 
     @njit(error_model="numpy")
     def elementwise(x):
@@ -119,12 +121,23 @@ def compiled() -> dict[str, dict[str, int]]:
             out[2, i], out[3, i] = portable.tanh1(x[i]), portable.sigmoid1(x[i])
         return out
 
-    elementwise(np.linspace(-3, 3, 50))
-    seq2seq.train("attention", 4, steps=1), seq2seq.train("bottleneck", 4, steps=1)
+    x = np.linspace(-3, 3, 50)
+    elementwise(x)
+    (
+        seq2seq.train("attention", 4, steps=1),
+        seq2seq.train("bottleneck", 4, steps=1),
+        portable.matmul(x[None], x[:, None]),
+    )
+    strings = np.zeros((2, 4), np.int8)  # the loops a training calls, compiled on their own too
+    net.gradient(np.zeros(net.SIZE), True, strings, strings, strings, np.ones((2, 4)), np.empty(net.SIZE),
+                 np.empty((2, 4, net.G)))  # fmt: skip
     kernels = {"elementwise": elementwise}
     for module in pkgutil.walk_packages(chapter09.__path__, "chapter09."):  # every compiled loop of the package
         for name, kernel in vars(importlib.import_module(module.name)).items():
-            if isinstance(kernel, CPUDispatcher) and kernel.signatures:
+            arrays = any(
+                isinstance(a, types.Array) for signature in getattr(kernel, "signatures", ()) for a in signature
+            )
+            if isinstance(kernel, CPUDispatcher) and arrays:  # loops (σ of one float is "elementwise")
                 kernels[name] = kernel
     out = {}
     for name, kernel in kernels.items():

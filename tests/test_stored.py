@@ -1,0 +1,80 @@
+"""common.stored: a result computed once per version of the code, read back by later processes, never
+a damaged or stale one."""
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from chapter09 import common
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    monkeypatch.setattr(common, "built_dir", lambda module, kind: tmp_path / kind)
+    return tmp_path / "stored"
+
+
+def counted():
+    calls = []
+
+    def square(x):
+        calls.append(x)
+        return {"x": x, "square": x * x}
+
+    return calls, common.stored(square)
+
+
+def test_a_result_is_computed_once_and_read_back(folder):
+    calls, square = counted()
+    assert square(3) == {"x": 3, "square": 9} and calls == [3]
+    square.cache_clear()  # what a new process sees: the disk only
+    assert square(3) == {"x": 3, "square": 9} and calls == [3]
+    assert square(4)["square"] == 16 and calls == [3, 4]
+    assert len(list(folder.glob("*.pickle"))) == 2 and not list(folder.glob("*.part"))
+
+
+def test_a_damaged_record_is_computed_again(folder):
+    calls, square = counted()
+    square(5)
+    (record,) = folder.glob("*.pickle")
+    record.write_bytes(record.read_bytes()[:7])  # a write cut short
+    square.cache_clear()
+    assert square(5)["square"] == 25 and calls == [5, 5]
+    square.cache_clear()
+    assert square(5)["square"] == 25 and calls == [5, 5]  # and written whole again
+
+
+def test_a_folder_that_cannot_be_written_costs_time_not_a_result(tmp_path, monkeypatch):
+    (tmp_path / "file").write_text("")
+    monkeypatch.setattr(common, "built_dir", lambda module, kind: tmp_path / "file" / kind)  # not a folder
+    calls, square = counted()
+    assert square(2)["square"] == 4
+    square.cache_clear()
+    assert square(2)["square"] == 4 and calls == [2, 2]
+
+
+def test_two_processes_that_ask_at_once_compute_it_once(tmp_path):
+    log = tmp_path / "log"
+    script = textwrap.dedent(f"""
+        import pathlib, time
+        from chapter09 import common
+        common.built_dir = lambda module, kind: pathlib.Path({str(tmp_path)!r}) / kind
+        def slow(x):
+            with open({str(log)!r}, "a") as f:
+                f.write("computed\\n")
+            time.sleep(1.0)
+            return x + 1
+        print(common.stored(slow)(41))
+    """)
+    runs = [subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    assert [r.communicate(timeout=60)[0].strip() for r in runs] == ["42", "42"]
+    assert log.read_text() == "computed\n"
+
+
+def test_the_folder_is_named_by_the_sources_the_function_depends_on():
+    training = {p.name for p in common.sources("chapter09.seq2seq_sweep")}
+    assert {"seq2seq.py", "seq2seq_net.py", "portable.py", "seq2seq_task.py"} <= training
+    assert not {"fmt.py", "plots.py", "widgets.py"} & training  # a page's wording does not retrain it
+    assert common.built_dir("chapter09.seq2seq_sweep", "stored").name.startswith("stored-seq2seq_sweep-")
