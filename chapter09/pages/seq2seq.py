@@ -412,11 +412,10 @@ def readout() -> WidgetClaims:
         f"{n['w4b_loss_attention_long']}, {n['w4b_loss_reversed_long']} i {n['w4b_loss_bottleneck_long']}."
     )
     n["w4b_fig_curves_alt"] = (
-        f"Encert sobre cadenes no vistes segons els passos d'entrenament, en escala logarítmica, a L = "
-        f"{n['w4b_long_lengths']}, cada llavor: amb atenció arriba {fmt.al(n['w4b_target'])} en "
-        f"{n['w4b_reach_attention_max']} passos o menys a totes tres longituds; a L = {n['w4b_l_max']}, després de "
-        f"{n['w4b_cap']} passos, la frase invertida és {fmt.al(n['w4b_long_reversed_' + str(longest)])} i el coll "
-        f"d'ampolla {fmt.al(n['w4b_long_bottleneck_' + str(longest)])}, i encara pugen."
+        f"Encert segons els passos d'entrenament (escala logarítmica) a L = {n['w4b_long_lengths']}: amb atenció "
+        f"arriba {fmt.al(n['w4b_target'])} en {n['w4b_reach_attention_max']} passos o menys; a L = {n['w4b_l_max']}, "
+        f"en {n['w4b_cap']} passos, la frase invertida arriba {fmt.al(n['w4b_long_reversed_' + str(longest)])} i el "
+        f"coll d'ampolla {fmt.al(n['w4b_long_bottleneck_' + str(longest)])}, encara pujant."
     )
     n["w4b_fig_length_alt"] = (
         f"Encert segons la longitud, {fmt.de(n['w4b_l_min'])} a {n['w4b_l_max']} símbols: en {n['w4b_steps']} "
