@@ -385,13 +385,11 @@ def readout() -> WidgetClaims:
     # the figures' text alternatives
     acc_range = {arm: f"{fmt.del_(n[f'w4b_acc_{arm}_first'])} {fmt.al(n[f'w4b_acc_{arm}_last'])}" for arm in s2s.ARMS}
     n["w4b_fig_position_alt"] = (
-        f"Encert per posició de sortida a L = {n['w4b_l_max']}, en {n['w4b_steps']} passos i després de "
-        f"l'entrenament llarg, sense atenció, descodificant amb els símbols propis i amb els correctes. En "
-        f"{n['w4b_steps']} passos, a les {n['w4b_n_first']} primeres posicions, {fmt.el(n['w4b_first_reversed'])} "
-        f"amb la frase invertida i {fmt.el(n['w4b_first_bottleneck'])} sense; a les {n['w4b_n_first']} últimes, "
-        f"{fmt.el(n['w4b_last_reversed'])} i {fmt.el(n['w4b_last_bottleneck'])}. Amb els símbols correctes, el "
-        f"coll d'ampolla entrenat llarg va {fmt.del_(n['w4b_forced_first'])} {fmt.al(n['w4b_forced_last'])}; amb "
-        f"els propis, {fmt.del_(n['w4b_greedy_first'])} {fmt.al(n['w4b_greedy_last'])}."
+        f"Encert per posició a L = {n['w4b_l_max']} sense atenció: en {n['w4b_steps']} passos, a les "
+        f"{n['w4b_n_first']} primeres, {fmt.el(n['w4b_first_reversed'])} invertint la frase i "
+        f"{fmt.el(n['w4b_first_bottleneck'])} sense; entrenat llarg, el coll d'ampolla va "
+        f"{fmt.del_(n['w4b_greedy_first'])} {fmt.al(n['w4b_greedy_last'])} amb els seus símbols i "
+        f"{fmt.del_(n['w4b_forced_first'])} {fmt.al(n['w4b_forced_last'])} amb els correctes."
     )
     n["w4b_fig_alignment_alt"] = (
         f"Tres mapes de calor de pesos α: els posats a mà a la pàgina 04 (abast {n['w4b_span_hand']}) i els "
@@ -405,10 +403,9 @@ def readout() -> WidgetClaims:
         f"d'ampolla; repartit a parts iguals seria {fmt.el(n['w4b_uniform'])}."
     )
     n["w4b_fig_loss_alt"] = (
-        f"Pèrdua sobre cadenes no vistes segons els passos d'entrenament, en escala logarítmica, a L = "
-        f"{n['w4b_l_max']}: comença prop de {n['w4b_loss_chance']} (l'atzar); al pas {n['w4b_steps']} és "
-        f"{n['w4b_loss_attention']} amb atenció, {n['w4b_loss_reversed']} amb la frase invertida i "
-        f"{n['w4b_loss_bottleneck']} amb el coll d'ampolla, i al final de l'entrenament llarg, "
+        f"Pèrdua sobre cadenes no vistes segons els passos (escala logarítmica) a L = {n['w4b_l_max']}: comença a "
+        f"{n['w4b_loss_chance']} (l'atzar); al pas {n['w4b_steps']}, {n['w4b_loss_attention']} amb atenció, "
+        f"{n['w4b_loss_reversed']} invertida i {n['w4b_loss_bottleneck']} amb el coll d'ampolla; al final, "
         f"{n['w4b_loss_attention_long']}, {n['w4b_loss_reversed_long']} i {n['w4b_loss_bottleneck_long']}."
     )
     n["w4b_fig_curves_alt"] = (
