@@ -62,22 +62,36 @@ E_SRC, E_TGT, W_ENC, U_ENC, B_ENC, W_DEC, U_DEC, B_DEC, W_OUT, B_OUT, C_DEC, C_O
 ROWS = np.array([shape[0] for shape in SHAPES.values()])
 
 
-@njit(**JIT)
+@njit("float64[:, ::1](float64[::1], int64)", **JIT)  # one signature: not one per block number
 def _matrix(theta, k):
     """Block ``k`` of θ as its matrix (a view: writing it writes θ)."""
     return theta[AT[k] : AT[k + 1]].reshape(ROWS[k], -1)
 
 
-@njit(**JIT)
+@njit("float64[::1](float64[::1], int64)", **JIT)
 def _vector(theta, k):
     """Block ``k`` of θ, a vector (a view)."""
     return theta[AT[k] : AT[k + 1]]
 
 
 @njit(**JIT)
+def _fill(out, value):
+    """out[:] = value, written as a loop (a slice assignment compiles a broadcasting kernel per type)."""
+    for j in range(out.size):
+        out[j] = value
+
+
+@njit(**JIT)
+def _copy(out, x):
+    """out[:] = x for vectors of one length."""
+    for j in range(out.size):
+        out[j] = x[j]
+
+
+@njit(**JIT)
 def _times(x, w, out):
     """out = x w for a row vector x and a matrix w, the sum over k in order."""
-    out[:] = 0.0
+    _fill(out, 0.0)
     for k in range(w.shape[0]):
         xk = x[k]
         for j in range(w.shape[1]):
@@ -128,7 +142,7 @@ def _attend(query, states, keys, v, z, alpha, context):
     for j in range(t_in):
         for k in range(n):
             z[j, k] = tanh1(keys[j, k] + query[k])
-    alpha[:] = 0.0
+    _fill(alpha, 0.0)
     for k in range(n):  # e_j = Σ_k z_jk v_k, k in order, the positions j side by side
         for j in range(t_in):
             alpha[j] += z[j, k] * v[k]
@@ -137,7 +151,7 @@ def _attend(query, states, keys, v, z, alpha, context):
     for j in range(t_in):
         alpha[j] = exp1(alpha[j] - top)
         total += alpha[j]
-    context[:] = 0.0
+    _fill(context, 0.0)
     for j in range(t_in):
         alpha[j] /= total
         for k in range(n):
@@ -155,7 +169,7 @@ def _attend_back(d_context, states, alpha, z, v, d_query, d_keys, d_states, d_v)
     mean = 0.0
     for j in range(t_in):
         mean += alpha[j] * d_alpha[j]
-    d_query[:] = 0.0
+    _fill(d_query, 0.0)
     for j in range(t_in):
         de = alpha[j] * (d_alpha[j] - mean)
         for k in range(n):
@@ -234,7 +248,8 @@ def forward(theta, attend, in_table, out_table, source, inputs, greedy, trace):
         _matrix(theta, W_OUT),
         _vector(theta, B_OUT),
     )
-    s[0], c_dec[0] = h_enc[-1], c_enc[-1]
+    _copy(s[0], h_enc[-1])
+    _copy(c_dec[0], c_enc[-1])
     token = inputs[0]
     for t in range(logits.shape[0]):
         read[t] = token if greedy else inputs[t]
@@ -323,7 +338,7 @@ def backward(theta, attend, source, targets, weights, trace, grad, s_in, s_out, 
             _times(d_query, W_a_T, back)
             for k in range(H):
                 ds[k] += back[k]
-        dc[:] = dc_prev
+        _copy(dc, dc_prev)
     if attend:
         for j in range(t_in):
             _add_outer(h_enc[j + 1], d_keys[j], dU_a)
@@ -340,7 +355,7 @@ def backward(theta, attend, source, targets, weights, trace, grad, s_in, s_out, 
             db_enc[k] += d_pre_enc[j, k]
             s_in[source[j], k] += d_pre_enc[j, k]
         _times(d_pre_enc[j], U_enc_T, ds)
-        dc[:] = dc_prev
+        _copy(dc, dc_prev)
     return loss
 
 
@@ -353,12 +368,13 @@ def gradient(theta, attend, sources, inputs, targets, weights, grad, d_pre_enc):
     after string; ``d_pre_enc`` (B, T_in, G) gets each string's ∂ℓ/∂(x_j W_enc)."""
     in_table, out_table = tables(theta)
     tr = transposed(theta)
-    grad[:] = 0.0
+    _fill(grad, 0.0)
     s_in, s_out = np.zeros((V, G)), np.zeros((V + 1, G))
     trace = new_trace(sources.shape[1], targets.shape[1])
     loss = 0.0
+    greedy = sources.size < 0  # False, as a value, not a constant: forward compiles once for both callers
     for b in range(sources.shape[0]):
-        forward(theta, attend, in_table, out_table, sources[b], inputs[b], False, trace)
+        forward(theta, attend, in_table, out_table, sources[b], inputs[b], greedy, trace)
         loss += backward(theta, attend, sources[b], targets[b], weights[b], trace, grad, s_in, s_out, d_pre_enc[b], tr)
     E_src, E_tgt, W_enc_T, W_dec_T = _matrix(theta, E_SRC), _matrix(theta, E_TGT), tr[1], tr[3]
     dE_src, dE_tgt, dW_enc, dW_dec = (
@@ -432,5 +448,6 @@ def predict(theta, attend, sources, inputs, targets, greedy, alpha):
             out[b, t] = np.argmax(trace[14][t])
             loss += _softmax_loss(trace[14][t], targets[b, t], 1.0, d_logits)
         if attend and alpha.size:
-            alpha[b] = trace[12]
+            for t in range(alpha.shape[1]):
+                _copy(alpha[b, t], trace[12][t])
     return out, loss / targets.size
