@@ -655,6 +655,7 @@ def _plot_loss() -> Figure:
     ax.axvline(s2s.STEPS, color=GREY, lw=0.8, ls=":")
     _steps_axis(ax)
     ax.set_ylim(0, None)
+    catalan_ticks(ax, "y")
     ax.set_xlabel("passos d'Adam")
     ax.set_ylabel("entropia creuada (nats)")
     ax.legend(loc="lower left")
