@@ -455,11 +455,16 @@ def el(text: str) -> str:
     return ("l’" if starts_with_vowel(text) else "el ") + text
 
 
-def del_(text: str) -> str:
-    """``de`` and the article before a number: ``del 25 %``, ``de l’11 %``.
+def _article_after(preposition: str, text: str) -> str:
+    """``de``/``a`` and the article before a number, contracted as Catalan does: ``del 25 %``, ``de l’11 %``."""
+    return f"{preposition} l’{text}" if starts_with_vowel(text) else f"{preposition}l {text}"
 
-    >>> del_("25\\xa0%"), del_("11\\xa0%")
-    ('del 25\\xa0%', 'de l’11\\xa0%')
+
+def del_(text: str) -> str:
+    """``de`` and the article before a number (:func:`el` after ``de``).
+
+    >>> del_("25\xa0%"), del_("11\xa0%")
+    ('del 25\xa0%', 'de l’11\xa0%')
 
     Parameters
     ----------
@@ -470,11 +475,11 @@ def del_(text: str) -> str:
     -------
     str
     """
-    return ("de l’" if starts_with_vowel(text) else "del ") + text
+    return _article_after("de", text)
 
 
 def al(text: str) -> str:
-    """``a`` and the article before a number: ``al 22 %``, ``a l’11 %``.
+    """``a`` and the article before a number (:func:`el` after ``a``).
 
     >>> al("22\xa0%"), al("11\xa0%")
     ('al 22\xa0%', 'a l’11\xa0%')
@@ -488,7 +493,7 @@ def al(text: str) -> str:
     -------
     str
     """
-    return ("a l’" if starts_with_vowel(text) else "al ") + text
+    return _article_after("a", text)
 
 
 FORMS = {"de": de, "el": el, "del": del_, "al": al}  # glue key ``k__de`` is ``de(k)``: see chapter09.claim
