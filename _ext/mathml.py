@@ -1,4 +1,4 @@
-"""Formulas written as MathML when the book is built: no script to load, nothing to typeset.
+r"""Formulas written as MathML when the book is built: no script to load, nothing to typeset.
 
 Browsers draw MathML Core themselves (Chromium since 109, Firefox, Safari), screen readers
 read it as mathematics, it prints, and it takes the page's colour in dark mode.  The TeX
@@ -7,10 +7,11 @@ tests read the formula as it was written.  ``latex2mathml`` converts; Sphinx's d
 hook, ``add_html_math_renderer``, puts the result where MathJax's script used to go (the
 PDF keeps its TeX).
 
-Three translations, for what ``latex2mathml`` writes otherwise: ``aligned`` is its ``align*``
+Four translations, for what ``latex2mathml`` writes otherwise: ``aligned`` is its ``align*``
 (the same table inside a display); a prime is the character ′, which fonts already raise
-(as a superscript it would be raised twice); an overline's bar, which few fonts stretch, is a
-rule the stylesheet draws over the overlined part.
+(as a superscript it would be raised twice); a delimiter after a size (``\Big\lVert``) is its
+character, where ``latex2mathml`` keeps the command's name; an overline's bar, which few fonts
+stretch, is a rule the stylesheet draws over the overlined part.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from xml.etree.ElementTree import Element, SubElement, tostring
 
 from docutils import nodes
 from latex2mathml.converter import convert_to_element
+from latex2mathml.symbols_parser import convert_symbol
 from sphinx.locale import _
 from sphinx.util.math import get_node_equation_number
 
@@ -52,6 +54,8 @@ def mathml(latex: str, display: str) -> str:
     <annotation encoding="application/x-tex">\rho &lt; 1</annotation>
     </semantics>
     </math>
+    >>> "lVert" in mathml(r"\Big\lVert x \Big\rVert", "block").split("<annotation")[0]
+    False
     """
     source = primes(latex.strip())
     for old, new in SYNONYMS.items():
@@ -59,6 +63,8 @@ def mathml(latex: str, display: str) -> str:
     math = convert_to_element(source, display=display)
     for token in math.iter():  # latex2mathml keeps characters as references (&#x1D416;)
         token.text = token.text and unescape(token.text)
+        if token.text and token.text.startswith("\\") and convert_symbol(token.text):
+            token.text = chr(int(convert_symbol(token.text), 16))  # a sized delimiter: \Big\lVert
     for over in math.iter("mover"):
         if over[-1].tag == "mo" and over[-1].text == OVERLINE:
             over.set("class", "overline")  # fonts seldom stretch the bar: ch09-widgets.css draws it
