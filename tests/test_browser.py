@@ -292,7 +292,8 @@ def test_without_javascript_each_widget_shows_its_default_readout(built_book):
 @pytest.mark.parametrize("name", sorted(set(WIDGET_PAGE.values())))
 def test_static_figures_keep_their_text_readable_on_a_phone(open_as, name):
     """On a 390 px screen a figure is shown at its own size (its smallest text, 8,5 pt, is then
-    11,3 px) and scrolls sideways, focusable from the keyboard when it does not fit."""
+    11,3 px) and, when it does not fit, starts at its left edge, says above it that it scrolls and
+    is focusable from the keyboard; a display equation too wide starts at its left edge as well."""
     page = open_as(name, "light", 390)
     page.wait_for_timeout(300)
     for figure in page.locator(".bd-article figure:has(img)").all():
@@ -302,6 +303,13 @@ def test_static_figures_keep_their_text_readable_on_a_phone(open_as, name):
             assert figure.get_attribute("tabindex") == "0" and "figura desplaçable" in figure.get_attribute(
                 "aria-label"
             )
+            hint = figure.evaluate("(f) => getComputedStyle(f, '::before').content")
+            assert "llisca" in hint, f"{name}: a figure wider than the screen does not say it scrolls"
+    for box in page.locator(".bd-article figure:has(img), .bd-article div.math:has(math)").all():
+        start = box.evaluate(
+            "(b) => b.querySelector('img, math').getBoundingClientRect().left - b.getBoundingClientRect().left"
+        )
+        assert start >= -0.5, f"{name}: content starts {-start:.0f} px left of its box, where nothing scrolls to"
 
 
 def test_widgets_print_black_on_white_from_dark_mode(open_as):
