@@ -138,7 +138,7 @@ def table(header: list[str], rows: list[list[str]], ids: bool = False) -> nodes.
 
     group = nodes.tgroup("", *(nodes.colspec(colwidth=1) for _ in header), cols=len(header))
     group += [nodes.thead("", row(header)), nodes.tbody("", *(row(r, ids) for r in rows))]
-    return nodes.table("", group, classes=["colwidths-auto"])
+    return nodes.table("", group, classes=["colwidths-auto", "ch09-registry"])
 
 
 class FillRegistry(SphinxPostTransform):
@@ -149,10 +149,10 @@ class FillRegistry(SphinxPostTransform):
             rows = []
             for w in WIDGETS:
                 rows += json.loads(glued(self.env, w.page).get(PUBLISHED, "{}")).get(node["table"], [])
-            if not rows and node["table"] == "claims":
+            if not rows and node["table"] in ("claims", "own"):
                 node.replace_self(nodes.paragraph(text="(El registre es calcula quan s’executen les pàgines.)"))
             else:
-                node.replace_self(table(HEADERS[node["table"]], rows, ids=node["table"] == "claims"))
+                node.replace_self(table(HEADERS[node["table"]], rows, ids=node["table"] in ("claims", "own")))
 
 
 class WidgetPages(TocTree):

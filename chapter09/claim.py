@@ -45,7 +45,7 @@ class Correction:
 @dataclass(frozen=True)
 class Claim:
     id: str
-    text_says: str  # the statement, shortly
+    text_says: str  # the statement, shortly (on a page the book adds, a template over its glue keys)
     kind: str  # a key of KINDS
     computed: str  # what the code computes (template over glue keys)
     holds: bool  # the statement as the book now prints it holds
@@ -86,6 +86,11 @@ class WidgetClaims:
         object.__setattr__(
             self, "numbers", {k: fmt.typographic(v) if isinstance(v, str) else v for k, v in self.numbers.items()}
         )
+
+    @property
+    def authored(self) -> bool:
+        """The page carries the author's paragraphs; otherwise its claims are the book's own."""
+        return bool(self.paragraphs)
 
     def render(self, template: str) -> str:
         """A template over the glue keys filled in; ``{k__de}``, ``{k__el}``, ``{k__del}``, ``{k__al}`` put the

@@ -32,12 +32,13 @@ HEADERS = {
     "claims": [
         "id",
         "el text de l'autor diu",
-        "el llibre, ara",  # the two verdicts first: in view on a laptop's screen without scrolling
-        "l'original",
+        "veredicte: el llibre, ara",  # the two verdicts first: in view on a laptop's screen without scrolling
+        "veredicte: les paraules de l'autor",
         "el llibre diu ara",
         "el codi calcula",
         "llavors on es compleix",
     ],
+    "own": ["id", "el llibre diu", "veredicte", "el codi calcula", "llavors on es compleix"],
     "corrections": ["id", "canvi", "el text deia", "el llibre diu", "per què"],
     "typographic": ["id", "canvi", "el text deia", "el llibre diu", "per què"],
 }
@@ -71,19 +72,24 @@ def _correction(w: WidgetClaims, c: Correction) -> list[str]:
 
 
 def rows(w: WidgetClaims) -> dict[str, list[list[str]]]:
-    """A page's rows of the three tables of the claims page (see :data:`HEADERS`), as plain text:
-    each claim three ways — the author's words, what the book says now (with what the code
-    computes and how often it holds over seeds), the verdict on the original — and the changes
-    made to the author's words, of fact or of a draw (``corrections``) and of form (``typographic``)."""
-    claims = []
+    """A page's rows of the four tables of the claims page (see :data:`HEADERS`), as plain text:
+    each claim of the author's text three ways — the author's words, what the book says now (with
+    what the code computes and how often it holds over seeds), the verdict on the original; each
+    claim of a page the book adds (``own``) with its verdict; and the changes made to the author's
+    words, of fact or of a draw (``corrections``) and of form (``typographic``)."""
+    authors, own = [], []
     for c in w.claims:
+        robustness = w.render(c.robustness) or "—"
+        if not w.authored:
+            own.append([c.id, w.render(c.text_says), _verdict(c), w.render(c.computed), robustness])
+            continue
         factual = [k for k in w.corrections if k.claim == c.id and k.change not in FORM]
         now = " … ".join(f"«{w.render(k.book)}»" for k in factual) or "igual"
-        robustness = w.render(c.robustness) or "—"
         verdicts = [_verdict(c), verdict_on_the_original(c, w.corrections)]
-        claims.append([c.id, c.text_says, *verdicts, now, w.render(c.computed), robustness])
+        authors.append([c.id, c.text_says, *verdicts, now, w.render(c.computed), robustness])
     return {
-        "claims": claims,
+        "claims": authors,
+        "own": own,
         "corrections": [_correction(w, c) for c in w.corrections if c.change not in FORM],
         "typographic": [_correction(w, c) for c in w.corrections if c.change in FORM],
     }

@@ -8,7 +8,7 @@ from bs4 import BeautifulSoup
 from chapter09 import claims
 from chapter09.claim import CHANGES
 
-from conftest import BOOK, TEXT, WIDGET_IDS, author_paragraphs, build_book
+from conftest import BOOK, ROOT, TEXT, WIDGET_IDS, author_paragraphs, build_book
 
 TEXT_OF_AUTHOR = TEXT.read_text(encoding="utf-8")
 
@@ -77,13 +77,19 @@ def test_claims_page_lists_every_claim_and_every_correction(registry, built_book
     rows = [[normalise(td.get_text()) for td in tr.find_all("td")] for tr in article.find_all("tr")]
     targets = {tr.get("id") for tr in article.find_all("tr")}
     ids = [r[0] for r in rows if r]
-    column = {name: i for i, name in enumerate(claims.HEADERS["claims"])}
     for w in registry:
+        table = "claims" if w.authored else "own"
+        column = {name: i for i, name in enumerate(claims.HEADERS[table])}
         for c in w.claims:
             row = next(r for r in rows if r and r[0] == c.id and len(r) == len(column))
             assert row[column["el codi calcula"]] == normalise(w.render(c.computed))
-            assert row[column["el llibre, ara"]] == "es compleix"
-            assert row[column["l'original"]] == claims.verdict_on_the_original(c, w.corrections)
+            if w.authored:
+                assert row[column["veredicte: el llibre, ara"]] == "es compleix"
+                assert row[column["veredicte: les paraules de l'autor"]] == claims.verdict_on_the_original(
+                    c, w.corrections
+                )
+            else:
+                assert row[column["veredicte"]] == "es compleix"
             assert "afirmacio-" + c.id.lower().replace(".", "-") in targets, f"{c.id}: no row for its † to link to"
         for c in w.corrections:
             assert any(
@@ -215,6 +221,36 @@ def test_what_a_reader_sees_is_set_the_catalan_way(built_book):
         for m in pattern.finditer(text)
     ]
     assert not slips, "\n".join(slips[:30])
+
+
+def raw_source(html_dir):
+    """What was meant for the build and reached the reader: a TeX command inside a rendered
+    formula (its annotation aside) and a ``{name}`` placeholder in the text."""
+    for page in sorted(html_dir.glob("*.html")):
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        for math in soup.find_all("math"):
+            for note in math.find_all("annotation"):
+                note.decompose()
+            yield from (f"{page.stem}: TeX {m.group()!r} in a formula" for m in re.finditer(r"\\[A-Za-z]+", math.text))
+        for hidden in soup.find_all(["script", "style", "pre", "code", "math"]):
+            hidden.decompose()
+        text = soup.get_text(" ")
+        yield from (f"{page.stem}: placeholder {m.group()!r}" for m in re.finditer(r"\{[a-z][a-z0-9_]*\}", text))
+
+
+def test_no_tex_command_or_placeholder_reaches_the_reader(built_book):
+    assert not list(raw_source(built_book))
+
+
+def test_the_raw_source_check_sees_a_command_and_a_placeholder(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "_ext"))  # the book's extensions, as conf.py loads them
+    from mathml import mathml
+
+    formula = mathml(r"\Big\lVert x \Big\rVert", "block")
+    (tmp_path / "p.html").write_text(
+        f"<p>a partir de L = {{w4b_beats_from}}</p>{formula}<math><mo>\\lVert</mo></math>", encoding="utf-8"
+    )
+    assert list(raw_source(tmp_path)) == ["p: TeX '\\\\lVert' in a formula", "p: placeholder '{w4b_beats_from}'"]
 
 
 def test_the_typography_check_sees_each_kind_of_slip(tmp_path):
