@@ -91,6 +91,9 @@ RECURRENT_PRODUCTS = {"RNN": 2, "GRU": 6, "LSTM": 8}  # p: d×d matrix–vector 
 LAYERS, BYTES = 16, 4  # the memory model: 16 layers in fp32
 STATE_VECTORS = 2  # an LSTM keeps h and c per layer
 SWEEP_SPAN = 128  # the sweep runs to 128·d: 131.072 tokens at d = 1.024, the longest context of the page
+# The GPU of the page's «nuclis»: an NVIDIA H100 SXM5 has 132 streaming multiprocessors of 128 FP32 cores
+# (NVIDIA, «NVIDIA H100 Tensor Core GPU Architecture», 2022)
+H100_SMS, H100_FP32_PER_SM = 132, 128
 
 # A published configuration, the 13B model of Kwon et al. (2023): d = 5.120, 40 layers
 # (of 40 heads), fp16.  Its KV-cache is 819.200 B = 800 KiB per token.

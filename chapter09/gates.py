@@ -53,6 +53,9 @@ __all__ = [
 
 CHANNELS, TOP_K = 16, 2
 MAX_SEEDS = 2000  # robustness(): 2.000 seeds take about 2 s
+# DeepSeek-V3 (DeepSeek-AI 2024) also limits each token to the experts of a few groups, one group per
+# node, picked by their best affinities: n_group = 8, topk_group = 4 (its published configuration)
+DEEPSEEK_GROUPS, DEEPSEEK_GROUPS_PER_TOKEN = 8, 4
 
 
 def _pair(a, b) -> tuple[np.ndarray, np.ndarray]:

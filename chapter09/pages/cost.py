@@ -189,6 +189,7 @@ def readout() -> WidgetClaims:
         "w5_L": fmt.integer(L),
         "w5_d": fmt.integer(d),
         "w5_flops_per_mac": fmt.integer(w5.FLOPS_PER_MAC),
+        "w5_h100_cores": fmt.integer(w5.H100_SMS * w5.H100_FP32_PER_SM),
         "w5_proj": _flops(w5._projection_flops(L, d)),
         "w5_att": _flops(w5._attention_flops(L, d)),
         "w5_transformer": here["transformer"],
@@ -399,6 +400,14 @@ def readout() -> WidgetClaims:
             "La ràtio calculada dues frases abans és {w5_ratio}. El 3 és la ràtio exacta si l'atenció "
             "es compta com Kaplan et al. (2020), 2L²d per seqüència ({w5_ratio_kaplan}); amb el recompte "
             "de la pàgina, 4L²d, només es dona a L = d ({w5_ratio_at_d}).",
+        ),
+        Correction(
+            "W5.5",
+            "En una GPU amb desenes de milers de nuclis",
+            "En una GPU amb milers de nuclis ({w5_h100_cores} a l'H100 de NVIDIA)",
+            "Una H100 (SXM5) té 132 multiprocessadors de 128 nuclis FP32 cadascun: {w5_h100_cores} nuclis "
+            "(NVIDIA, «NVIDIA H100 Tensor Core GPU Architecture», 2022). Són milers, no desenes de milers; "
+            "el raonament no en depèn.",
         ),
         Correction(
             "W6.1",

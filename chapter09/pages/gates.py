@@ -119,6 +119,8 @@ def readout() -> WidgetClaims:
         "w7_n_seeds": fmt.integer(rob.n_seeds),
         "w7_channels": fmt.integer(g.channels),
         "w7_top_k": fmt.integer(g.top_k),
+        "w7_ds_groups": fmt.integer(w7.DEEPSEEK_GROUPS),
+        "w7_ds_groups_kept": fmt.integer(w7.DEEPSEEK_GROUPS_PER_TOKEN),
         "w7_lstm_gap": here["lstm"],
         "w7_moe_gap": _exact_gap(g.moe_gap),
         "w7_swiglu_gap": here["swiglu"],

@@ -302,9 +302,9 @@ def readout() -> WidgetClaims:
             "W2.3",
             "la mesura de dalt recull tot el gradient",
             "la mesura del factor recull tot el gradient",
-            "Al PDF no hi ha giny i la figura pot caure en una altra pàgina: la referència va a "
-            "la taula numerada, al paràgraf afegit que segueix.",
-            change="typographic",
+            "Al PDF no hi ha giny i la figura pot caure en una altra pàgina, de manera que «de dalt» "
+            "pot no assenyalar res: el text nomena la mesura pel que és.",
+            change="wording",
         ),
         Correction(
             "W2.4",
