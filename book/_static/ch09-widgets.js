@@ -26,14 +26,17 @@
   }
   const power = (e) => (e === 0 ? "1" : "10" + String(e).split("").map((c) => SUP[c]).join(""));
 
-  function scale(values, log, lo, hi) {
+  // A log axis in per cent (unit "%"): 0,01 % … 100 % as numbers, smaller ones as powers of ten.
+  const percent = (e) => (e >= -2 ? caNumber.format(Math.pow(10, e)) : power(e)) + "\u00a0%";
+
+  function scale(values, log, lo, hi, unit) {
     const v = values.filter((x) => (log ? x > 0 : isFinite(x)));
     let a = Math.min(...v), b = Math.max(...v);
-    if (log) { a = Math.floor(Math.log10(a)); b = Math.ceil(Math.log10(b)); if (a === b) b += 1; }
+    if (log) { a = Math.floor(Math.log10(a)); b = Math.ceil(Math.log10(b)); if (a === b) a -= 1; }  // the top stays the data's
     else if (a === b) { a -= 1; b += 1; }
     const f = log ? (x) => (Math.log10(Math.max(x, 1e-300)) - a) / (b - a) : (x) => (x - a) / (b - a);
     const ticks = [];
-    if (log) { const step = Math.max(1, Math.ceil((b - a) / 6)); for (let e = a; e <= b; e += step) ticks.push([Math.pow(10, e), power(e)]); }
+    if (log) { const step = Math.max(1, Math.ceil((b - a) / 6)); for (let e = b; e >= a; e -= step) ticks.push([Math.pow(10, e), unit === "%" ? percent(e) : power(e)]); }
     else { const raw = (b - a) / 5, mag = Math.pow(10, Math.floor(Math.log10(raw))); const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw);
       for (let t = Math.ceil(a / step) * step; t <= b + 1e-12; t += step) ticks.push([t, caNumber.format(Math.abs(t) < 1e-12 ? 0 : t)]); }
     return { map: (x) => lo + f(x) * (hi - lo), ticks };
@@ -69,11 +72,11 @@
   const draw = {
     lines(svg, p) {
       const xs = p.series.flatMap((s) => s.x), ys = p.series.flatMap((s) => s.y).concat(p.marker ? [p.marker.y] : []);
-      const sx = scale(xs, p.xlog, M.left, W - M.right), sy = scale(ys, p.ylog, H - M.bottom, M.top);
+      const sx = scale(xs, p.xlog, M.left, W - M.right), sy = scale(ys, p.ylog, H - M.bottom, M.top, p.yunit);
       axes(svg, sx, sy, p);
       p.series.forEach((s, i) => el("polyline", { fill: "none", stroke: colour(s, i), "stroke-width": 2,
         "stroke-dasharray": s.dash ? "6 4" : "none", points: s.x.map((x, j) => `${sx.map(x)},${sy.map(s.y[j])}`).join(" ") }, svg, 1));
-      if (p.marker) el("circle", { cx: sx.map(p.marker.x), cy: sy.map(p.marker.y), r: 5, fill: "none", stroke: "#d95f02", "stroke-width": 2 }, svg, 1);
+      if (p.marker) el("circle", { cx: sx.map(p.marker.x), cy: sy.map(p.marker.y), r: 5, fill: "none", stroke: p.marker.color || "#d95f02", "stroke-width": 2 }, svg, 1);
       legend(svg, p.series, "lines", p.legend);
     },
     bars(svg, p) {
@@ -83,7 +86,7 @@
       axes(svg, { ticks: [], map: (x) => x }, sy, p);
       p.labels.forEach((label, j) => el("text", { x: x0 + bw * (j + 0.5), y: H - M.bottom + 16, "text-anchor": "middle", "font-size": 10 }, svg, 1).textContent = label);
       p.series.forEach((s, i) => s.y.forEach((v, j) => { const y0 = sy.map(0), y1 = sy.map(v);
-        el("rect", { x: x0 + bw * j + 2 + i * (bw - 4) / p.series.length, width: (bw - 4) / p.series.length, y: Math.min(y0, y1), height: Math.abs(y1 - y0), fill: COLORS[i] }, svg, 1); }));
+        el("rect", { x: x0 + bw * j + 2 + i * (bw - 4) / p.series.length, width: (bw - 4) / p.series.length, y: Math.min(y0, y1), height: Math.abs(y1 - y0), fill: colour(s, i) }, svg, 1); }));
       legend(svg, p.series, "bars");
     },
     heatmap(svg, p) {

@@ -317,11 +317,12 @@ def controls() -> dict:
         plot = {
             "kind": "lines",
             "ylog": True,
+            "yunit": "%",  # as the readout
             "xlabel": "longitud L",
             "ylabel": "fracció reconstruïble",
-            "marker": {"x": L, "y": float(w3.bottleneck(d, q, V, L).fraction)},
+            "marker": {"x": L, "y": 100 * float(w3.bottleneck(d, q, V, L).fraction)},
             "series": [
-                {"label": "fita", "x": list(_LENGTHS), "y": plot_values([float(f) for f in _fractions(d, q, V)])}
+                {"label": "fita", "x": list(_LENGTHS), "y": plot_values([100 * float(f) for f in _fractions(d, q, V)])}
             ],
         }
         return {"readout": reading(d, q, V, L), "plot": plot}

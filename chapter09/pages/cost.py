@@ -461,6 +461,7 @@ def controls() -> dict:
                 "ylog": True,
                 "xlabel": "tokens L",
                 "ylabel": "bytes",
+                "legend": "below",  # inside the axes it would hide the KV line's end and the marker at long L
                 "marker": {"x": L, "y": w5.kv_cache_bytes(L, d)},
                 "series": [
                     {

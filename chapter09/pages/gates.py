@@ -12,6 +12,7 @@ from .. import gates as w7
 from ..claim import Claim, Correction, WidgetClaims, judge
 from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, new_figure, typeset
+from ..portable import sigmoid
 
 __all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
 
@@ -248,11 +249,12 @@ def controls() -> dict:
             "plot": {
                 "kind": "bars",
                 "xlabel": "canal",
-                "ylabel": "sortida",
+                "ylabel": "porta i sortida",
                 "labels": [fmt.integer(j + 1) for j in range(g.channels)],
-                "series": [
-                    {"label": "σ(a)⊙b", "y": plot_values(w7.reference(g.a, g.b))},
-                    {"label": _router_label(top_k), "y": plot_values(w7.moe(g.a, g.b, top_k))},
+                "series": [  # the gates first: the router keeps the channels of the highest ones
+                    {"label": "porta σ(a)", "y": plot_values(sigmoid(g.a)), "color": GREY},
+                    {"label": "σ(a)⊙b", "y": plot_values(w7.reference(g.a, g.b)), "color": BLUE},
+                    {"label": _router_label(top_k), "y": plot_values(w7.moe(g.a, g.b, top_k)), "color": ORANGE},
                 ],
             },
         }

@@ -399,7 +399,8 @@ def controls() -> dict:
         matrix["y"] = [lr.matrix_state_bytes(d, MATRIX_LAYERS)] * 2
         plot = {"kind": "lines", "xlog": True, "ylog": True, "xlabel": "context L (tokens)", "ylabel": "bytes"}
         plot["legend"] = "below"  # six curves: a legend inside the axes would hide some
-        plot |= {"marker": {"x": L, "y": lr.cache_bytes(llama, L)}, "series": [*curves, matrix]}
+        marker = {"x": L, "y": lr.cache_bytes(llama, L), "color": COLORS[KEYS[llama.name]]}  # on Llama's line
+        plot |= {"marker": marker, "series": [*curves, matrix]}
         return {"readout": reading(L, d), "plot": plot}
 
     return spec(
