@@ -214,6 +214,10 @@ def test_widget_text_is_readable_in_both_themes(open_as, w, scheme):
     root = page.locator(f"#ch09-{w}")
     for cell in root.locator("table.ch09-readout th, table.ch09-readout td, .ch09-control").all():
         assert cell.evaluate(CONTRAST) >= 4.5, f"{w} in {scheme}: {cell.inner_text()!r} below 4,5:1"
+    frame = root.evaluate(
+        "(r) => { const s = getComputedStyle(r.parentElement); return [s.backgroundColor, s.padding]; }"
+    )
+    assert frame == ["rgba(0, 0, 0, 0)", "0px"], f"{w} in {scheme}: the widget sits in a frame {frame}"
 
 
 @pytest.mark.parametrize("w", sorted(WIDGET_PAGE))
