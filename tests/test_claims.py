@@ -10,7 +10,13 @@ from chapter09.widgets import WIDGETS
 from conftest import BOOK, ROOT, TEXT, WIDGET_IDS, author_paragraphs
 
 GLUE = re.compile(r"\{glue:text\}`([^`]+)`")
-CELL_KEY = re.compile(r"[\"'](w\d_\w+)[\"']")  # a key a code cell reads from page.numbers
+
+
+def cell_keys(w, source: str) -> set[str]:
+    """The keys a code cell of the page reads from ``page.numbers``: its own prefix (W4b → ``w4b_``)."""
+    return set(re.findall(rf"[\"']({re.escape(w.widget.lower())}_\w+)[\"']", source))
+
+
 ALT_KEY = re.compile(r"^:alt: \{(\w+)\}$", re.M)  # a figure's text alternative (_ext/glued.py)
 
 
@@ -86,7 +92,7 @@ def test_numbers_are_formatted_strings_and_all_are_used(w):
     computed = set(w.numbers) | set(w.forms())  # a number, or a number with its word (k__de)
     assert glued <= computed, f"glued in the page but not computed: {glued - computed}"
     source = page_source(w)
-    used = {k.split("__")[0] for k in glued | set(CELL_KEY.findall(source)) | set(ALT_KEY.findall(source))}
+    used = {k.split("__")[0] for k in glued | cell_keys(w, source) | set(ALT_KEY.findall(source))}
     templates = w.templates()
     unused = {
         k for k in w.numbers if k not in used and "{" + k + "}" not in templates and "{" + k + "__" not in templates
