@@ -237,6 +237,23 @@ def gelfand_radius(A, squarings: int = GELFAND_SQUARINGS):
     return float(radius) if A.ndim == 2 else radius
 
 
+def eigen_radius(A: np.ndarray) -> float:
+    """max |λ| of ``A``, LAPACK's eigenpair refined by three Newton steps whose residual
+    ``A v − λ v`` is computed in extended precision (``numpy.longdouble``): the reference that
+    Gelfand's radius is compared with, to about 10⁻¹⁸ where ``longdouble`` has 64 bits
+    (``eigvals`` alone is off by a few 10⁻¹⁵)."""
+    lam, V = np.linalg.eig(A)
+    i, n = int(np.argmax(np.abs(lam))), A.shape[-1]
+    Aq, lq, vq = A.astype(np.longdouble), np.clongdouble(lam[i]), V[:, i].astype(np.clongdouble)
+    for _ in range(3):
+        residual = (Aq @ vq - lq * vq).astype(complex)
+        M = np.zeros((n + 1, n + 1), complex)  # [[A − λI, −v], [vᴴ, 0]] (δv ⟂ v)
+        M[:n, :n], M[:n, n], M[n, :n] = A - complex(lq) * np.eye(n), -vq.astype(complex), vq.conj().astype(complex)
+        step = np.linalg.solve(M, -np.r_[residual, 0])
+        vq, lq = vq + step[:n].astype(np.clongdouble), lq + np.clongdouble(step[n])
+    return float(np.abs(lq))
+
+
 # --- factor 2, and the gradient: forward and backward --------------------------------------------
 
 

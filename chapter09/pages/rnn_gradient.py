@@ -137,23 +137,6 @@ def _settings() -> list[w1.RNNGradient]:
     return [w1.simulate(w_scale=w, input_scale=x, seed=w1.page_seed()) for w, x in w1.SETTINGS.values()]
 
 
-def _eigen_radius(A: np.ndarray) -> float:
-    """max |λ| of ``A``, LAPACK's eigenpair refined by three Newton steps whose residual
-    ``A v − λ v`` is computed in extended precision (``numpy.longdouble``): the reference that
-    Gelfand's radius is compared with, to about 10⁻¹⁸ where ``longdouble`` has 64 bits
-    (``eigvals`` alone is off by a few 10⁻¹⁵)."""
-    lam, V = np.linalg.eig(A)
-    i, n = int(np.argmax(np.abs(lam))), A.shape[-1]
-    Aq, lq, vq = A.astype(np.longdouble), np.clongdouble(lam[i]), V[:, i].astype(np.clongdouble)
-    for _ in range(3):
-        residual = (Aq @ vq - lq * vq).astype(complex)
-        M = np.zeros((n + 1, n + 1), complex)  # [[A − λI, −v], [vᴴ, 0]] (δv ⟂ v)
-        M[:n, :n], M[:n, n], M[n, :n] = A - complex(lq) * np.eye(n), -vq.astype(complex), vq.conj().astype(complex)
-        step = np.linalg.solve(M, -np.r_[residual, 0])
-        vq, lq = vq + step[:n].astype(np.clongdouble), lq + np.clongdouble(step[n])
-    return float(np.abs(lq))
-
-
 def _constant_gradient_slope(c: float, T: int = w1.T) -> float:
     """Exercise 1: the fitted slope when W_hh = c·I and there is no input (h_t = 0, tanh′ = 1, so
     every step back multiplies the gradient by c), by the page's own backpropagation."""
@@ -172,7 +155,7 @@ def readout() -> WidgetClaims:
     sweep_1, sweep_small = sweeps = [w1.sweep(x, (seed,)) for x in (w1.INPUT_SCALE, w1.SMALL_INPUT[1])]
     (flip_at_1, flip_at_small), (_, back_small) = np.hstack([explosions(sw) for sw in sweeps])
     flip_1, flip_small = (rob.flips[x] for x in (w1.INPUT_SCALE, w1.SMALL_INPUT[1]))
-    eig_radius = _eigen_radius(default.W_hh)  # the check, refined beyond LAPACK's last digits
+    eig_radius = w1.eigen_radius(default.W_hh)  # the check, refined beyond LAPACK's last digits
     guarantee = w1.vanishing_guarantee(default.T)
     safe_scale = guarantee * default.w_scale / default.spectral_norm  # ‖s·W0‖₂ · 1 below the guarantee
     constant = _constant_gradient_slope(EXERCISE_FACTOR, default.T)
