@@ -237,7 +237,7 @@ def gelfand_radius(A, squarings: int = GELFAND_SQUARINGS):
     return float(radius) if A.ndim == 2 else radius
 
 
-def eigen_radius(A: np.ndarray) -> float:
+def _eigen_radius(A: np.ndarray) -> float:
     """max |λ| of ``A``, LAPACK's eigenpair refined by three Newton steps whose residual
     ``A v − λ v`` is computed in extended precision (``numpy.longdouble``): the reference that
     Gelfand's radius is compared with, to about 10⁻¹⁸ where ``longdouble`` has 64 bits

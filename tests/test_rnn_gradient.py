@@ -514,12 +514,12 @@ def test_the_eigenvalue_reference_is_refined_beyond_lapack():
 
     for seed in (0, 2, 7):
         A = w1.simulate(seed=seed).W_hh
-        ref = w1.eigen_radius(A)
+        ref = w1._eigen_radius(A)
         assert ref == pytest.approx(max(abs(np.linalg.eigvals(A))), rel=1e-13)
     A = np.array([[0.6, 0.25], [0.1, 0.4]])  # eigenvalues 0,5 ± √0,035: refined to the last bit or so
-    assert abs(w1.eigen_radius(A) - (0.5 + np.sqrt(0.035))) < 2e-16
+    assert abs(w1._eigen_radius(A) - (0.5 + np.sqrt(0.035))) < 2e-16
     r = w1.simulate(seed=w1.page_seed())
-    gap = abs(r.spectral_radius - w1.eigen_radius(r.W_hh)) / w1.eigen_radius(r.W_hh)
+    gap = abs(r.spectral_radius - w1._eigen_radius(r.W_hh)) / w1._eigen_radius(r.W_hh)
     for nudge in (1 - 2e-16, 1 + 2e-16):  # the printed gap does not depend on the reference's last bits
         assert fmt.power_of_ten(gap * nudge, 1) == page.readout().numbers["w1_rho_gap"]
 

@@ -155,7 +155,7 @@ def readout() -> WidgetClaims:
     sweep_1, sweep_small = sweeps = [w1.sweep(x, (seed,)) for x in (w1.INPUT_SCALE, w1.SMALL_INPUT[1])]
     (flip_at_1, flip_at_small), (_, back_small) = np.hstack([explosions(sw) for sw in sweeps])
     flip_1, flip_small = (rob.flips[x] for x in (w1.INPUT_SCALE, w1.SMALL_INPUT[1]))
-    eig_radius = w1.eigen_radius(default.W_hh)  # the check, refined beyond LAPACK's last digits
+    eig_radius = w1._eigen_radius(default.W_hh)  # the check, refined beyond LAPACK's last digits
     guarantee = w1.vanishing_guarantee(default.T)
     safe_scale = guarantee * default.w_scale / default.spectral_norm  # ‖s·W0‖₂ · 1 below the guarantee
     constant = _constant_gradient_slope(EXERCISE_FACTOR, default.T)
