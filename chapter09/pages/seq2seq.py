@@ -324,10 +324,6 @@ def readout() -> WidgetClaims:
     n |= _long_numbers()
     for arm in s2s.ARMS:
         n[f"w4b_own_{arm}"] = fmt.accuracy(own[arm])
-        n[f"w4b_acc_{arm}_first"], n[f"w4b_acc_{arm}_last"] = (
-            fmt.accuracy(mean[arm][0]),
-            fmt.accuracy(mean[arm][-1]),
-        )
         for length, acc, seeds in zip(sw.lengths, mean[arm], _accuracy(arm)):
             n[f"w4b_acc_{arm}_{length}"] = fmt.accuracy(acc)
             for seed, x in zip(sw.seeds, seeds):
@@ -383,7 +379,10 @@ def readout() -> WidgetClaims:
         n[f"w4b_seeds_{claim_id[-1]}"] = _seeds_text(sum(holds), len(holds))
 
     # the figures' text alternatives
-    acc_range = {arm: f"{fmt.del_(n[f'w4b_acc_{arm}_first'])} {fmt.al(n[f'w4b_acc_{arm}_last'])}" for arm in s2s.ARMS}
+    first, last = sw.lengths[0], sw.lengths[-1]
+    acc_range = {
+        arm: f"{fmt.del_(n[f'w4b_acc_{arm}_{first}'])} {fmt.al(n[f'w4b_acc_{arm}_{last}'])}" for arm in s2s.ARMS
+    }
     n["w4b_fig_position_alt"] = (
         f"Encert per posició a L = {n['w4b_l_max']} sense atenció: en {n['w4b_steps']} passos, a les "
         f"{n['w4b_n_first']} primeres, {fmt.el(n['w4b_first_reversed'])} invertint la frase i "
