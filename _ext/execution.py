@@ -11,13 +11,16 @@ on changes.  Nothing is kept beside the cache, so a killed build, a moved checko
 reverted edit may cost an execution, never a stale number.  Mended on the way: a damaged
 record is dropped (its page runs again), an unreadable database emptied, a page whose HTML
 is older than its doctree (a build killed while writing) written again; the database exists
-before parallel readers start.
+before parallel readers start.  The build's output leaves out myst's and myst-nb's dumps of
+their whole configuration (a filter on their loggers, Python's ``logging``): a first build
+reads as its progress and its warnings.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
+import logging as python_logging
 import os
 import platform
 import re
@@ -174,7 +177,14 @@ def report_failed_cell(app, exception) -> None:
         logger.error(f"{exception.message.rpartition(': ')[2]}: a code cell raised an exception\n{cell}")
 
 
+def not_a_config_dump(record) -> bool:
+    """False for the INFO line in which myst or myst-nb prints its whole configuration."""
+    return not any(type(arg).__name__ in ("MdParserConfig", "NbParserConfig") for arg in record.args or ())
+
+
 def setup(app):
+    for name in ("sphinx.myst_parser.sphinx_ext.main", "sphinx.myst_nb.sphinx_ext"):  # their loggers
+        python_logging.getLogger(name).addFilter(not_a_config_dump)
     app.add_config_value("chapter09_libraries", libraries(), "env")  # an upgrade reads every page again
     app.connect("config-inited", choose_cache)
     app.connect("builder-inited", prepare_cache, priority=600)  # after myst-nb's config (500)
