@@ -6,14 +6,9 @@ book prints it — holds, how often it holds over seeds, and every change made t
 author's words with its reason.  When the page runs it publishes those rows, rendered
 (:func:`published`, glued by ``book.show``), and says on stderr which claims broke
 (:func:`warn_on_broken`: a build warning, so ``-W`` stops).  The claims page recomputes
-nothing: the book's ``registry`` extension reads every page's published rows.
-
-How often widget 1's draw-dependent statements hold over the first 200 seeds:
-
->>> w = registry()[0]
->>> [w.numbers[k] for k in ("w1_sat_share", "w1_small_share", "w1_narrative_share",
-...                         "w1_below_default", "w1_below_small")]
-['81,5\\xa0%', '75,5\\xa0%', '59,5\\xa0%', '53\\xa0%', '91\\xa0%']
+nothing: the book's ``registry`` extension reads every page's published rows.  Every page's
+rows at once: :func:`chapter09.widgets.registry` (this module knows no page: a page that runs
+depends on its own code only).
 """
 
 from __future__ import annotations
@@ -22,9 +17,8 @@ import json
 import sys
 
 from .claim import CHANGES, Claim, Correction, WidgetClaims
-from .widgets import WIDGETS
 
-__all__ = ["HEADERS", "PUBLISHED", "published", "registry", "rows", "verdict_on_the_original", "warn_on_broken"]
+__all__ = ["HEADERS", "PUBLISHED", "published", "rows", "verdict_on_the_original", "warn_on_broken"]
 
 PUBLISHED = "ch09_registry"  # the glue key of a page's published rows
 FORM = {"typographic", "wording"}  # changes of form: the table «Correccions de forma»
@@ -42,11 +36,6 @@ HEADERS = {
     "corrections": ["id", "canvi", "el text deia", "el llibre diu", "per què"],
     "typographic": ["id", "canvi", "el text deia", "el llibre diu", "per què"],
 }
-
-
-def registry() -> tuple[WidgetClaims, ...]:
-    """Every widget page's claims, in the order of the book (computed here: for the tests and the CLI)."""
-    return tuple(w.page_module().readout() for w in WIDGETS)
 
 
 def verdict_on_the_original(claim: Claim, corrections: tuple[Correction, ...]) -> str:

@@ -89,20 +89,20 @@ WIDGET_IDS = [f"W{w.number}" for w in WIDGETS]  # each page readout()'s widget
 
 @pytest.fixture(scope="session")
 def registry(tmp_path_factory, worker_id) -> tuple:
-    """``claims.registry()``, computed once per run: under pytest-xdist the first worker to ask computes
+    """``widgets.registry()``, computed once per run: under pytest-xdist the first worker to ask computes
     it and leaves it in the run's shared temporary folder, and the others read it (the recipe of
     pytest-xdist's documentation, with a lock from the standard library).  The trainings of page 4b
     take a minute; no later run sees this copy."""
-    from chapter09 import claims
+    from chapter09 import widgets
 
     if worker_id == "master":
-        return claims.registry()
+        return widgets.registry()
     shared = tmp_path_factory.getbasetemp().parent / "registry.pickle"
     with open(f"{shared}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if shared.is_file():
             return pickle.loads(shared.read_bytes())
-        computed = claims.registry()
+        computed = widgets.registry()
         shared.write_bytes(pickle.dumps(computed))
         return computed
 

@@ -41,6 +41,7 @@ ALL = [w.page for w in WIDGETS]  # every widget page
         ("seq2seq.py", ["04b-seq2seq"]),  # the trained models: their page alone
         ("plots.py", ALL),  # the shared style (book.setup) reaches every page
         ("claims.py", ALL),  # every page publishes its rows of the registry
+        ("widgets.py", []),  # the registry of figures: a new line runs no page (the CLI and the tests read it)
     ],
 )
 def test_an_edit_changes_the_key_of_exactly_the_pages_that_use_it(tmp_path, module, pages):

@@ -81,9 +81,9 @@ def run_cells(cells: list[str]) -> list[str]:
 
 def glued() -> dict[str, dict[str, str]]:
     """Every string each widget page glues, by page and key."""
-    from chapter09 import claims
+    from chapter09 import widgets
 
-    return {w.page: dict(sorted(w.numbers.items())) for w in claims.registry()}
+    return {w.page: dict(sorted(w.numbers.items())) for w in widgets.registry()}
 
 
 def widget_states() -> dict[str, dict[str, str]]:
