@@ -53,6 +53,7 @@ __all__ = [
     "share",
     "shortest",
     "si_bytes",
+    "span",
     "starts_with_vowel",
     "typographic",
     "with_word",
@@ -165,6 +166,27 @@ def decimal(x, digits: int = 2) -> str:
     """
     x, digits = _finite_real(x), _digits(digits)
     return _signed(format_decimal(_no_negative_zero(x, digits), format=_pattern(digits), locale=LOCALE))
+
+
+def span(x) -> str:
+    """An effective number of positions (a span, 1/Σα²): two decimals, three below 1,01, where two
+    would round a one-hot row and an almost one-hot one alike (``1,00``).
+
+    >>> span(3.4567), span(1.0004)
+    ('3,46', '1,000')
+
+    Parameters
+    ----------
+    x : int or float (not bool), finite
+        The span.
+
+    Returns
+    -------
+    str
+        The span as the pages write it.
+    """
+    x = _finite_real(x)
+    return decimal(x, 3 if x < 1.01 else 2)
 
 
 @_exact

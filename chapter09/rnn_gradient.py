@@ -113,6 +113,7 @@ SMALL_INPUT = (2.0, 1e-4)  # "Baixa ara l'escala de l'entrada a 0,05": explodes 
 AUTHOR_SMALL_INPUT = 0.05  # the text's value, corrected to SMALL_INPUT[1] (where most networks explode)
 SETTINGS = {"default": (W_SCALE, INPUT_SCALE), "saturating": SATURATING, "small_input": SMALL_INPUT}
 TOLERANCE = 0.2  # "the product shows in the slope": relative error below 20 %
+SLOPE_DIGITS = 3  # every slope per step the book prints, as the threshold (0,058): pages 01 and 08
 FLIP_LIMIT = 1.5  # "the slope changes sign once ρ passes 1" holds if it starts exploding before ρ = 1,5
 
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from chapter09 import attention as w4
-from chapter09 import portable
+from chapter09 import fmt, portable
 
 TAUS = np.logspace(-3, 3, 25)
 
@@ -177,7 +177,7 @@ def test_public_functions_name_their_bad_parameters(call, name):
 
 def test_exercise_2_only_the_ratio_of_scores_to_temperature_matters():
     """A steeper alignment is a colder softmax; doubling both slope and τ gives back the same weights."""
-    from chapter09.pages.attention import _states_text, readout
+    from chapter09.pages.attention import readout
 
     n = readout().numbers
     base, steep = w4.attend(), w4.attend(slope=2 * w4.SLOPE)
@@ -186,7 +186,7 @@ def test_exercise_2_only_the_ratio_of_scores_to_temperature_matters():
     np.testing.assert_array_equal(scaled.alpha, base.alpha)
     assert steep.span.mean() < base.span.mean()
     assert (n["w4_ex_slope"], n["w4_ex_tau_cooler"], n["w4_ex_tau_scaled"]) == ("0,8", "0,5", "2")
-    assert n["w4_ex_span_steep"] == n["w4_ex_span_cooler"] == _states_text(steep.span.mean()) == "4,34"
+    assert n["w4_ex_span_steep"] == n["w4_ex_span_cooler"] == fmt.span(steep.span.mean()) == "4,34"
     assert n["w4_ex_span_scaled"] == n["w4_span"] == "5,93"
 
 

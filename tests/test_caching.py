@@ -34,7 +34,8 @@ ALL = [w.page for w in WIDGETS]  # every widget page
     "module, pages",
     [
         ("attention.py", ["04-atencio", "04b-seq2seq"]),  # its page, and the page that sets learned weights beside it
-        ("pages/attention.py", ["04-atencio", "04b-seq2seq"]),  # what page 04 shows, and 4b quotes (its span)
+        ("pages/attention.py", ["04-atencio"]),  # what page 04 shows: no other page imports a page module
+        ("pages/rnn_gradient.py", ["01-gradient-rnn"]),
         # widget 2 runs widget 1's draw; page 08 sets page 01's estimate beside its identity
         ("rnn_gradient.py", ["01-gradient-rnn", "02-rnn-lstm", "08-recurrencia-lineal"]),
         ("gates.py", ["07-portes"]),  # a widget's numbers: its page (the claims page reads, never runs)

@@ -71,7 +71,6 @@ def test_the_learned_span_is_page_04s_measure_of_the_learned_weights(numbers):
     hand = page04.readout().numbers
     assert numbers["w4b_span_hand"] == hand["w4_span"] == fmt.decimal(w4.attend().span.mean(), 2) == "5,93"
     assert (numbers["w4b_tau_hand"], numbers["w4b_n_hand"]) == (hand["w4_tau"], hand["w4_n"])
-    assert all(page._span_text(x) == page04._states_text(x) for x in (1.004, 1.87, 5.925856))
     short = sorted(s2s.LENGTHS)[1]
     alpha = sw._alignment(short, 0, page.N_ALIGN)
     assert alpha.shape == (short, short) and np.allclose(alpha.sum(axis=1), 1)

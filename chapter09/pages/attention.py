@@ -43,11 +43,6 @@ def _tau_text(tau: float) -> str:
     return fmt.shortest(tau)
 
 
-def _states_text(x: float) -> str:
-    """An effective number of states (span, 1/Σα²): two decimals, three below 1,01, where two hide the one-hot."""
-    return fmt.decimal(x, 3 if x < 1.01 else 2)
-
-
 def _distance_text(x: float) -> str:
     """A distance between vectors: two decimals, four below 0,01, where two print 0,00."""
     return fmt.decimal(x, 4 if x < 0.01 else 2)
@@ -129,7 +124,7 @@ def readout() -> WidgetClaims:
     scaled = w4.attend(temperature=_STEEPER * w4.TEMPERATURE, slope=_STEEPER * w4.SLOPE)  # … and e/τ is all
     hot = w4.attend(temperature=w4.TAU_MAX)  # exercise 3: every step's context, the same vector
     tau_k = float(np.sqrt(_D_K))  # dividing by √d_k is a softmax at τ = √d_k
-    spans = lambda a: " – ".join(_states_text(x) for x in (a.span.min(), a.span.max()))  # noqa: E731
+    spans = lambda a: " – ".join(fmt.span(x) for x in (a.span.min(), a.span.max()))  # noqa: E731
     curve_t, curve_s = w4._span_curve()
     n = {
         "w4_n": fmt.integer(w4.N),
@@ -149,13 +144,13 @@ def readout() -> WidgetClaims:
         "w4_hull_excess": _rounding_text(base.hull_excess),
         "w4_hull_share": fmt.share(rob.hull_exact_zero),
         "w4_hull_cases": fmt.integer(rob.n_seeds * len(w4.TEXT_TEMPERATURES)),
-        "w4_span": _states_text(base.span.mean()),
-        "w4_span_cold": _states_text(cold.span.mean()),
-        "w4_span_warm": _states_text(warm.span.mean()),
+        "w4_span": fmt.span(base.span.mean()),
+        "w4_span_cold": fmt.span(cold.span.mean()),
+        "w4_span_warm": fmt.span(warm.span.mean()),
         "w4_span_cold_range": spans(cold),
         "w4_span_warm_range": spans(warm),
-        "w4_part_cold": _states_text(cold.participation.mean()),
-        "w4_part_warm": _states_text(warm.participation.mean()),
+        "w4_part_cold": fmt.span(cold.participation.mean()),
+        "w4_part_warm": fmt.span(warm.participation.mean()),
         "w4_copy_gap_cold": _distance_text(cold.copy_gap),
         "w4_copy_gap_warm": _distance_text(warm.copy_gap),
         "w4_mean_gap_cold": _distance_text(cold.mean_gap),
@@ -185,9 +180,9 @@ def readout() -> WidgetClaims:
         "w4_sqrt_d": fmt.decimal(np.sqrt(w4.D), 2),
         "w4_dot_std_raw": fmt.decimal(seeds.dot_std_raw, 2),
         "w4_dot_std_scaled": fmt.decimal(seeds.dot_std_scaled, 2),
-        "w4_dot_span_min": _states_text(seeds.dot_span_min),
-        "w4_dot_span_median": _states_text(seeds.dot_span_median),
-        "w4_dot_span_max": _states_text(seeds.dot_span_max),
+        "w4_dot_span_min": fmt.span(seeds.dot_span_min),
+        "w4_dot_span_median": fmt.span(seeds.dot_span_median),
+        "w4_dot_span_max": fmt.span(seeds.dot_span_max),
         "w4_mono_spread": _rounding_text(seeds.monotone_spread),
         # the cold copy and the warm mean over the seeds
         "w4_copy_tol": fmt.share(w4.COPY_TOL),
@@ -199,14 +194,14 @@ def readout() -> WidgetClaims:
         # exercise 1: the Transformer's temperature
         "w4_dk": fmt.integer(_D_K),
         "w4_tau_dk": _tau_text(tau_k),
-        "w4_span_dk": _states_text(w4.attend(temperature=tau_k).span.mean()),
+        "w4_span_dk": fmt.span(w4.attend(temperature=tau_k).span.mean()),
         # exercise 2: only e/τ matters
         "w4_ex_slope": fmt.decimal(_STEEPER * w4.SLOPE, 1),
         "w4_ex_tau_cooler": _tau_text(cooler.temperature),
         "w4_ex_tau_scaled": _tau_text(scaled.temperature),
-        "w4_ex_span_steep": _states_text(steep.span.mean()),
-        "w4_ex_span_cooler": _states_text(cooler.span.mean()),
-        "w4_ex_span_scaled": _states_text(scaled.span.mean()),
+        "w4_ex_span_steep": fmt.span(steep.span.mean()),
+        "w4_ex_span_cooler": fmt.span(cooler.span.mean()),
+        "w4_ex_span_scaled": fmt.span(scaled.span.mean()),
         # exercise 3: at the highest τ every step gets (almost) the same context
         "w4_ex_context_spread_hot": _distance_text(_context_spread(hot.context)),
         "w4_ex_context_spread": _distance_text(_context_spread(base.context)),
@@ -221,8 +216,8 @@ def readout() -> WidgetClaims:
     )
     n["w4_fig_span_alt"] = (
         f"Abast efectiu mitjà segons la temperatura τ, {fmt.de(_tau_text(float(curve_t[0])))} a "
-        f"{_tau_text(float(curve_t[-1]))} en escala logarítmica: creix {fmt.de(_states_text(float(curve_s[0])))} "
-        f"a {_states_text(float(curve_s[-1]))}, el nombre de paraules; a τ = {n['w4_tau_cold']} val "
+        f"{_tau_text(float(curve_t[-1]))} en escala logarítmica: creix {fmt.de(fmt.span(float(curve_s[0])))} "
+        f"a {fmt.span(float(curve_s[-1]))}, el nombre de paraules; a τ = {n['w4_tau_cold']} val "
         f"{n['w4_span_cold']} i a τ = {n['w4_tau_warm']}, {n['w4_span_warm']}."
     )
     claims = (
@@ -351,8 +346,8 @@ def reading(tau: float = w4.TEMPERATURE) -> dict[str, str]:
     (keys of :data:`LABELS`)."""
     a = w4.attend(temperature=_check.real("tau", tau, w4.TAU_MIN, w4.TAU_MAX))  # refused under the reader's name
     return {
-        "span": _states_text(a.span.mean()),
-        "part": _states_text(a.participation.mean()),
+        "span": fmt.span(a.span.mean()),
+        "part": fmt.span(a.participation.mean()),
         "sums": _rounding_text(float(np.abs(a.alpha.sum(axis=1) - 1).max())),
         "minw": _weight_text(a.min_weight),
         "hull": _rounding_text(a.hull_excess),

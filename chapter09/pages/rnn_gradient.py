@@ -77,8 +77,7 @@ LABELS = {
 }
 _ATTRIBUTES = "spectral_radius mean_tanh_prime product predicted_slope measured_slope bound_slope".split()
 _QUANTITIES = dict(zip(LABELS, _ATTRIBUTES))  # LABELS' key → the readout's attribute
-_DIGITS = {"rho": 2, "tp": 2, "product": 2, "pred": 3, "meas": 3, "bound": 3}  # slopes: as the threshold
-SLOPE_DIGITS = 3  # every slope per step the page prints (and the threshold, 0,058)
+_DIGITS = {"rho": 2, "tp": 2, "product": 2, "pred": w1.SLOPE_DIGITS, "meas": w1.SLOPE_DIGITS, "bound": w1.SLOPE_DIGITS}
 
 
 def _texts(run: w1.RNNGradient, i=()) -> dict[str, str]:
@@ -91,7 +90,7 @@ def _texts(run: w1.RNNGradient, i=()) -> dict[str, str]:
 
 def _slope(x: float) -> str:
     """A slope per step, as every slope of the page is printed."""
-    return fmt.decimal(x, SLOPE_DIGITS)
+    return fmt.decimal(x, w1.SLOPE_DIGITS)
 
 
 def _scale(v: float) -> str:

@@ -25,7 +25,6 @@ from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, heat_maps, new_figure, typeset
 from ..seq2seq_sweep import LONG_LENGTHS, _accuracy, _page_long, _page_sweep
 from ..seq2seq_task import BATCH, MAX_LENGTH, N_TEST, V
-from . import attention as page04
 
 __all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
 
@@ -63,11 +62,6 @@ def _gain_text(x: float) -> str:
 def _printed(share: float) -> float:
     """A share as its whole percentage prints it: what a ratio or a difference beside it is computed from."""
     return round(100 * share) / 100
-
-
-def _span_text(x: float) -> str:
-    """An effective number of positions, as page 04 writes it (its one formatting of a span)."""
-    return page04._states_text(x)
 
 
 def _loss_text(x: float) -> str:
@@ -261,7 +255,7 @@ def readout() -> WidgetClaims:
     aligned = np.mean([sweep._aligned_share(short_length, s, N_ALIGN) for s in sw.seeds])
     reversed_distance = sweep._paths("reversed", 0, N_PATHS).distance
     plain_distance = sweep._paths("bottleneck", 0, N_PATHS).distance
-    hand = page04.readout().numbers  # page 04's strings for page 04's example
+    hand = w4.attend(temperature=w4.TEMPERATURE)  # page 04's example, set by hand
     example = sweep.attention_weights(sw.model("attention", short_length, sw.seeds[0]), 0)  # the «Amb codi» cells'
     n = {
         "w4b_v": fmt.integer(V),
@@ -294,13 +288,13 @@ def readout() -> WidgetClaims:
         "w4b_n_align": fmt.integer(N_ALIGN),
         "w4b_n_paths": fmt.integer(N_PATHS),
         "w4b_uniform": fmt.share(uniform),
-        "w4b_span_hand": hand["w4_span"],
-        "w4b_tau_hand": hand["w4_tau"],
-        "w4b_n_hand": hand["w4_n"],
-        "w4b_span_short": _span_text(w4.effective_span(sweep._alignment(short_length, 0, N_ALIGN)).mean()),
-        "w4b_span_longest": _span_text(w4.effective_span(sweep._alignment(longest, 0, N_ALIGN)).mean()),
+        "w4b_span_hand": fmt.span(hand.span.mean()),
+        "w4b_tau_hand": fmt.shortest(w4.TEMPERATURE),
+        "w4b_n_hand": fmt.integer(w4.N),
+        "w4b_span_short": fmt.span(w4.effective_span(sweep._alignment(short_length, 0, N_ALIGN)).mean()),
+        "w4b_span_longest": fmt.span(w4.effective_span(sweep._alignment(longest, 0, N_ALIGN)).mean()),
         "w4b_loss_chance": _loss_text(np.log(V)),
-        "w4b_example_span": _span_text(w4.effective_span(example.alpha).mean()),
+        "w4b_example_span": fmt.span(w4.effective_span(example.alpha).mean()),
         "w4b_example_looks": " ".join(str(j + 1) for j in example.alpha.argmax(axis=1)),
         "w4b_step_alpha": " ".join(fmt.decimal(w, 2) for w in example.alpha[0]),  # the step by hand: the model's own
         "w4b_step_written": fmt.integer(int(example.output[0])),
@@ -692,7 +686,7 @@ def reading(length: int = max(s2s.LENGTHS)) -> dict[str, str]:
     acc = {arm: trained.accuracy[trained.arms.index(arm), trained.lengths.index(length)].mean() for arm in s2s.ARMS}
     return {
         **{arm: fmt.accuracy(acc[arm]) for arm in s2s.ARMS},
-        "span": _span_text(w4.effective_span(sweep._alignment(length, s2s.SEEDS[0], N_ALIGN)).mean()),
+        "span": fmt.span(w4.effective_span(sweep._alignment(length, s2s.SEEDS[0], N_ALIGN)).mean()),
         "bits": fmt.integer(int(np.log2(V)) * length),
     }
 
