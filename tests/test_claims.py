@@ -207,6 +207,39 @@ def test_no_figure_text_is_smaller_than_the_style_allows(module):
         plt.close(fig)
 
 
+@pytest.mark.parametrize("module", [w.module for w in WIDGETS])
+def test_every_figure_names_its_axes_and_shows_each_curve_it_draws(module):
+    """What the text checks cannot see: a figure with an axis left unnamed, or limits that leave a
+    curve wholly outside the axes (each curve of a panel has a point inside its view)."""
+    import importlib
+
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from chapter09 import book
+
+    book.setup()
+    for key, fig in importlib.import_module(f"chapter09.pages.{module}").figures().items():
+        fig.canvas.draw()
+        drawn = [ax for ax in fig.axes if ax.get_visible() and (ax.lines or ax.patches or ax.collections or ax.images)]
+        panels = [ax for ax in drawn if ax.get_label() != "<colorbar>" and ax.get_subplotspec() is not None]
+        for ax in panels:  # each panel names its axes, or its row (y) or column (x) of panels does
+            here = ax.get_subplotspec()
+            for axis, line, whole in (("x", "colspan", fig.get_supxlabel()), ("y", "rowspan", fig.get_supylabel())):
+                kin = [a for a in panels if getattr(a.get_subplotspec(), line) == getattr(here, line)]
+                names = [getattr(a, f"get_{axis}label")() for a in kin]
+                assert any(n.strip() for n in names) or whole.strip(), f"{key}: a panel's {axis} axis is unnamed"
+        for ax in drawn:
+            (x0, x1), (y0, y1) = sorted(ax.get_xlim()), sorted(ax.get_ylim())
+            for line in ax.lines:
+                x, y = (np.asarray(v, dtype=float) for v in line.get_data())
+                if x.size < 3 or not line.get_visible():  # reference lines span the axes by construction
+                    continue
+                inside = (x >= x0) & (x <= x1) & (y >= y0) & (y <= y1)
+                assert inside.any(), f"{key}: the curve {line.get_label()!r} lies wholly outside its axes"
+        plt.close(fig)
+
+
 @pytest.mark.parametrize("w", WIDGET_IDS, indirect=True)
 def test_each_draw_dependent_claim_prints_its_share_of_seeds_on_its_page(w):
     """A statement that depends on the draw says how often it holds: in the registry, and on the
