@@ -19,8 +19,8 @@ import inspect
 import re
 import sys
 
-from . import _check, fmt
-from ._check import InvalidParameter
+from . import fmt, validate
+from .validate import InvalidParameter
 from .widgets import ALIASES, WIDGETS, Widget
 
 # The command line is the interface; number(), widget(), report()… are its plumbing (number's
@@ -48,8 +48,8 @@ def number(text: str, kind: type):
     ``text`` is a str (of at most 100 characters), ``kind`` one of int, float and bool; a text that
     does not read as one raises :class:`Unreadable`, a ``ValueError`` with a Catalan message for the reader."""
     if kind not in (int, float, bool):
-        raise _check.WrongType("kind", kind, "int, float or bool")
-    text = _check.text("text", text).strip().replace(fmt.MINUS, "-")
+        raise validate.WrongType("kind", kind, "int, float or bool")
+    text = validate.text("text", text).strip().replace(fmt.MINUS, "-")
     if len(text) > 100:
         raise Unreadable(f"«{text[:20]}…» és massa llarg")
     if kind is bool:
@@ -111,6 +111,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def parser() -> Parser:
+    """The command line: one subcommand per figure, its options from the registry."""
     main = Parser(
         prog="python -m chapter09",
         description="Escriu la lectura d’una figura del capítol 9 per a qualsevol valor dels seus "
@@ -141,7 +142,7 @@ def parser() -> Parser:
 
 def widget(name: str) -> Widget:
     """A widget by its command: the page's name, the figure's number, or ``w`` and the number."""
-    name = ALIASES.get(_check.text("name", name), name)
+    name = ALIASES.get(validate.text("name", name), name)
     found = [w for w in WIDGETS if name in (w.name, w.number, f"w{w.number}")]
     if not found:
         raise ValueError(f"name must be a figure's command, number or w and number, got {name!r}")
@@ -163,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     """The command line (``argv``: its arguments, a list of str; None: ``sys.argv[1:]``).  A bad
     argument ends it with status 2 and a message in Catalan, as a command line does."""
     if argv is not None and (not isinstance(argv, list) or not all(isinstance(a, str) for a in argv)):
-        raise _check.WrongType("argv", argv, "a list of str or None")
+        raise validate.WrongType("argv", argv, "a list of str or None")
     p = parser()
     args = vars(p.parse_args(argv))
     w = widget(args.pop("figure"))

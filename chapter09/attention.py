@@ -44,7 +44,7 @@ from functools import cache
 
 import numpy as np
 
-from . import _check, portable
+from . import portable, validate
 from .common import N_SEEDS, memo
 
 __all__ = [
@@ -82,7 +82,7 @@ COPY_TOL, MEAN_TOL = 0.01, 0.1  # "a copy", "the mean": within these shares of t
 _SUM_TOL = 1e-6  # a row of weights sums to 1 within this
 _MAX_SEEDS = 2000  # draws of the states of one call: a few seconds at most
 _WORK_LIMIT = 10**10  # n_seeds·n²·d of seed_dependence(): about 3 s
-_SPAN_TEMPERATURES = _check.frozen(np.logspace(-3, 3, 121))  # the figure's grid of τ, 10⁻³ … 10³
+_SPAN_TEMPERATURES = validate.frozen(np.logspace(-3, 3, 121))  # the figure's grid of τ, 10⁻³ … 10³
 
 
 def _finite(names: str, result) -> None:
@@ -106,8 +106,8 @@ def alignment_scores(n: int = N, slope: float = SLOPE) -> np.ndarray:
     numpy.ndarray, shape (n, n)
         The scores, 0 on the diagonal and negative elsewhere.
     """
-    n = _check.integer("n", n, 1, 512)
-    slope = _check.real("slope", slope, 0.0, 100.0, lo_open=True)
+    n = validate.integer("n", n, 1, 512)
+    slope = validate.real("slope", slope, 0.0, 100.0, lo_open=True)
     t = np.arange(n)
     return -slope * np.abs(t[:, None] - t[None, :]).astype(np.float64)
 
@@ -127,8 +127,8 @@ def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
     numpy.ndarray
         The weights α, of the scores' shape, each row summing to 1 up to rounding.
     """
-    scores = _check.array("scores", scores, min_ndim=1)
-    temperature = _check.real("temperature", temperature, TAU_MIN, TAU_MAX)
+    scores = validate.array("scores", scores, min_ndim=1)
+    temperature = validate.real("temperature", temperature, TAU_MIN, TAU_MAX)
     with np.errstate(over="ignore"):
         z = scores / temperature
     _finite("scores", z)
@@ -166,7 +166,7 @@ def effective_span(alpha: np.ndarray) -> np.ndarray:
     numpy.ndarray, shape alpha.shape[:-1]
         The effective span of each row, in states: 1 (one-hot) … the row's length (uniform).
     """
-    alpha = _check.array("alpha", alpha, min_ndim=1)
+    alpha = validate.array("alpha", alpha, min_ndim=1)
     if np.any(alpha < 0) or np.any(alpha > 1):
         raise ValueError(f"alpha must hold weights in [0, 1], got {alpha[(alpha < 0) | (alpha > 1)].flat[0]}")
     off = np.abs(alpha.sum(axis=-1) - 1)
@@ -177,7 +177,7 @@ def effective_span(alpha: np.ndarray) -> np.ndarray:
     return portable.exp(-terms.sum(axis=-1))
 
 
-def _participation(alpha: np.ndarray) -> np.ndarray:
+def participation_ratio(alpha: np.ndarray) -> np.ndarray:
     """``1 / Σ_j α_j²`` per row: the other usual effective number of states."""
     return 1.0 / (alpha**2).sum(axis=-1)
 
@@ -197,7 +197,7 @@ def hull_excess(context: np.ndarray, states: np.ndarray) -> float:
     float
         The largest excess, ≥ 0.0 (0.0: every context inside the box of the states).
     """
-    context, states = _check.array("context", context, ndim=2), _check.array("states", states, ndim=2)
+    context, states = validate.array("context", context, ndim=2), validate.array("states", states, ndim=2)
     if context.shape[1] != states.shape[1]:
         raise ValueError(f"context and states must have as many components, got {context.shape}, {states.shape}")
     with np.errstate(over="ignore"):
@@ -266,20 +266,20 @@ def attend(temperature: float = TEMPERATURE, n: int = N, d: int = D, seed: int =
     Attention
         The readout (immutable, remembered).
     """
-    d, seed = _check.integer("d", d, 1, 512), _check.integer("seed", seed, 0, 2**63 - 1)
-    states = _draw([seed], _check.integer("n", n, 1, 512), d)  # a batch of one: the seeds' own forward pass
+    d, seed = validate.integer("d", d, 1, 512), validate.integer("seed", seed, 0, 2**63 - 1)
+    states = _draw([seed], validate.integer("n", n, 1, 512), d)  # a batch of one: the seeds' own forward pass
     alpha, context = _forward(states, alignment_scores(n, slope), temperature)
     states, context = states[0], context[0]
     return Attention(
         temperature=float(temperature),
         seed=seed,
-        states=_check.frozen(states),
-        alpha=_check.frozen(alpha),
-        context=_check.frozen(context),
+        states=validate.frozen(states),
+        alpha=validate.frozen(alpha),
+        context=validate.frozen(context),
         min_weight=float(alpha.min()),
         hull_excess=hull_excess(context, states),
-        span=_check.frozen(effective_span(alpha)),
-        participation=_check.frozen(_participation(alpha)),
+        span=validate.frozen(effective_span(alpha)),
+        participation=validate.frozen(participation_ratio(alpha)),
         copy_gap=float(_nearest_gap(context, states)),
         mean_gap=float(_mean_gap(context, states)),
         state_spacing=float(_spacing(states)),
@@ -287,22 +287,22 @@ def attend(temperature: float = TEMPERATURE, n: int = N, d: int = D, seed: int =
 
 
 @cache
-def _span_curve() -> tuple[np.ndarray, np.ndarray]:
+def mean_span_curve() -> tuple[np.ndarray, np.ndarray]:
     """The figure's grid of τ and the mean effective span at each (the span needs only α, not the states)."""
     scores = alignment_scores()
-    return _SPAN_TEMPERATURES, _check.frozen([effective_span(softmax(scores, t)).mean() for t in _SPAN_TEMPERATURES])
+    return _SPAN_TEMPERATURES, validate.frozen([effective_span(softmax(scores, t)).mean() for t in _SPAN_TEMPERATURES])
 
 
 # --- float64 at the edges: rounded row sums, a hull of one point, weights that underflow ---------
 
 
-def _row_sum_errors(temperatures=TEXT_TEMPERATURES, n: int = N) -> np.ndarray:
+def row_sum_errors(temperatures=TEXT_TEMPERATURES, n: int = N) -> np.ndarray:
     """``|Σα − 1|`` of every row at each temperature, in units of 2⁻⁵³ (the rows do not depend on the seed)."""
     scores = alignment_scores(n)
     return np.concatenate([np.abs(softmax(scores, t).sum(axis=1) - 1.0) / 2.0**-53 for t in temperatures])
 
 
-def _constant_states(temperature: float = TEMPERATURE, n: int = N) -> tuple[float, float]:
+def constant_states(temperature: float = TEMPERATURE, n: int = N) -> tuple[float, float]:
     """Every state the number 1: the hull excess, and the signed ``c_t − 1`` farthest out (the row sum's rounding)."""
     states = np.ones((n, 1))
     context = _weighted(softmax(alignment_scores(n), temperature), states)
@@ -317,7 +317,7 @@ def _constant_states(temperature: float = TEMPERATURE, n: int = N) -> tuple[floa
 EXP_UNDERFLOW = math.log(math.ulp(0.0)) - math.log(2.0)
 
 
-def _underflow(temperature: float = TAU_MIN, n: int = N) -> tuple[int, float, float, float]:
+def underflowed_weights(temperature: float = TAU_MIN, n: int = N) -> tuple[int, float, float, float]:
     """Weights exactly 0.0 at ``temperature``: how many, the largest exponent ``z − m`` among them, the
     least surviving one, and ``EXP_UNDERFLOW`` = ln 2⁻¹⁰⁷⁵ ≈ −745,13, below which ``exp`` rounds to 0.0
     in float64 (every zeroed exponent lies below it, every surviving one above)."""
@@ -360,7 +360,7 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
     >>> r.hull_exact_zero, r.copy_share, r.mean_share
     (1.0, 1.0, 1.0)
     """
-    n_seeds = _check.integer("n_seeds", n_seeds, 1, _MAX_SEEDS)
+    n_seeds = validate.integer("n_seeds", n_seeds, 1, _MAX_SEEDS)
     states, scores = _draw(range(n_seeds), N, D), alignment_scores()
     spacing = _spacing(states)
     contexts = {t: _forward(states, scores, t)[1] for t in TEXT_TEMPERATURES}
@@ -407,9 +407,9 @@ def seed_dependence(n_seeds: int = N_SEEDS, n: int = N, d: int = D) -> SeedDepen
     SeedDependence
         The spread of the span over the seeds, for both kinds of scores (immutable, remembered).
     """
-    n_seeds = _check.integer("n_seeds", n_seeds, 1, _MAX_SEEDS)
-    n, d = _check.integer("n", n, 2, 512), _check.integer("d", d, 1, 512)
-    _check.size("n_seeds, n and d", n_seeds * n * n * d, _WORK_LIMIT, "n_seeds·n²·d")
+    n_seeds = validate.integer("n_seeds", n_seeds, 1, _MAX_SEEDS)
+    n, d = validate.integer("n", n, 2, 512), validate.integer("d", d, 1, 512)
+    validate.size("n_seeds, n and d", n_seeds * n * n * d, _WORK_LIMIT, "n_seeds·n²·d")
     states = _draw(range(n_seeds), n, d)
     hand = np.broadcast_to(alignment_scores(n), (n_seeds, n, n))
     raw = (states[..., :, None, :] * states[..., None, :, :]).sum(axis=-1)  # h_t·h_j, in a fixed order

@@ -45,7 +45,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from . import _check
+from . import validate
 from .common import memo
 
 __all__ = [
@@ -100,10 +100,10 @@ class Bottleneck:
 def _params(d, q, V, L):
     """The four sizes, validated."""
     return (
-        _check.integer("d", d, 1, D_MAX),
-        _check.integer("q", q, 1, 64),
-        _check.integer("V", V, 2, 10**7),
-        _check.integer("L", L, 1, 4096),
+        validate.integer("d", d, 1, D_MAX),
+        validate.integer("q", q, 1, 64),
+        validate.integer("V", V, 2, 10**7),
+        validate.integer("L", L, 1, 4096),
     )
 
 
@@ -203,7 +203,7 @@ def encode(sentences: np.ndarray, embedding: np.ndarray, q: int) -> np.ndarray:
         sentences = np.asarray(sentences)
     except (ValueError, TypeError):  # ragged rows
         sentences = np.asarray(None)
-    embedding, q = _check.array("embedding", embedding, ndim=2), _check.integer("q", q, 1, 62)
+    embedding, q = validate.array("embedding", embedding, ndim=2), validate.integer("q", q, 1, 62)
     if sentences.ndim != 2 or not np.issubdtype(sentences.dtype, np.integer):
         raise ValueError(
             f"sentences must be a 2-D array of word indices, got {sentences.dtype} of shape {sentences.shape}"
@@ -212,7 +212,7 @@ def encode(sentences: np.ndarray, embedding: np.ndarray, q: int) -> np.ndarray:
         raise ValueError(
             f"sentences must index words 0 … {len(embedding) - 1}, got {sentences.min()} … {sentences.max()}"
         )
-    _check.size("sentences and embedding", sentences.size * embedding.shape[1], ENUMERATION_LIMIT, "n·L·d")
+    validate.size("sentences and embedding", sentences.size * embedding.shape[1], ENUMERATION_LIMIT, "n·L·d")
     weights = 1.0 / np.arange(1, sentences.shape[1] + 1)
     with np.errstate(over="ignore", invalid="ignore"):
         h = np.tanh(np.einsum("l,nld->nd", weights, embedding[sentences]))
@@ -247,8 +247,8 @@ def pigeonhole(d: int = 2, q: int = 3, V: int = 4, L: int = 4, seed: int = 0) ->
     d, q, V, L = _params(d, q, V, L)
     if L * math.log10(V) > 6.01 or V**L > 10**6:  # the log first: V**L of 10**7 and 4096 takes a while
         raise ValueError(f"V^L must be at most 1.000.000 to enumerate, got {V}^{L}")
-    _check.size("V, L and d", V**L * L * d, ENUMERATION_LIMIT, "V^L·L·d")
-    seed = _check.integer("seed", seed, 0, 2**63 - 1)
+    validate.size("V, L and d", V**L * L * d, ENUMERATION_LIMIT, "V^L·L·d")
+    seed = validate.integer("seed", seed, 0, 2**63 - 1)
     embedding = np.random.default_rng(seed).standard_normal((V, d))
     sentences = np.array(np.unravel_index(np.arange(V**L), (V,) * L)).T
     counts = Counter(map(tuple, encode(sentences, embedding, q)))

@@ -4,7 +4,7 @@ of what was computed (in this process, and on disk for the trainings).
 A module of its own, so that an edit of one widget re-executes only the pages that
 use that widget (the book keys each page on the modules it imports).
 
->>> _matvec(np.eye(2) * 3, np.array([[1.0, 2.0], [0.5, 0.0]])).tolist()
+>>> batched_matvec(np.eye(2) * 3, np.array([[1.0, 2.0], [0.5, 0.0]])).tolist()
 [[3.0, 6.0], [1.5, 0.0]]
 """
 
@@ -22,14 +22,14 @@ from pathlib import Path
 
 import numpy as np
 
-from . import _check
+from . import validate
 
 __all__ = ["N_SEEDS", "built_dir", "memo", "sources", "stored"]
 
 N_SEEDS = 200  # every share "in X % of the seeds" counts this many seeds, 0 … N_SEEDS − 1
 
 
-def _matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
+def batched_matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
     """``A v`` for stacks of matrices ``(..., m, n)`` and of vectors ``(..., n)`` that broadcast."""
     return (A @ v[..., None])[..., 0]
 
@@ -50,7 +50,7 @@ def memo(function):
     callable
         ``function`` with the same signature and docstring, and a ``cache_clear()`` method.
     """
-    cached = lru_cache(maxsize=256, typed=True)(_check.function("function", function))
+    cached = lru_cache(maxsize=256, typed=True)(validate.function("function", function))
 
     @wraps(function)
     def remembered(*args, **kwargs):
@@ -78,7 +78,7 @@ def sources(module: str) -> list[Path]:
         Their files, sorted.
     """
     package = Path(__file__).parent
-    if not _check.text("module", module).startswith(package.name):
+    if not validate.text("module", module).startswith(package.name):
         raise ValueError(f"module must be a module of {package.name} (chapter09.…), got {module!r}")
     todo, seen = [module], {}
     while todo:
@@ -122,7 +122,7 @@ def built_dir(module: str, kind: str) -> Path:
     pathlib.Path
         The folder (not created).
     """
-    package, kind = Path(__file__).parent, _check.text("kind", kind)
+    package, kind = Path(__file__).parent, validate.text("kind", kind)
     if not kind.isidentifier():
         raise ValueError(f"kind must be a word (letters, digits, _), got {kind!r}")
     digest = hashlib.sha256(f"numpy {metadata.version('numpy')}; numba {metadata.version('numba')}".encode())
@@ -153,7 +153,7 @@ def stored(function):
     callable
         ``function``, remembered.
     """
-    _check.function("function", function)
+    validate.function("function", function)
 
     @wraps(function)
     def on_disk(*args):

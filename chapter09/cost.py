@@ -49,7 +49,7 @@ Every cost is an exact integer.
 4.0
 >>> solve_quadratic(4 * 1024, 4 * 1024**2, 0)  # Transformer = RNN: 4d·L² + 4d²·L = 0
 (-1024, 0)
->>> _sequential_steps(2048, "attention"), _sequential_steps(2048, "recurrent"), _sequential_steps(2048, "linear")
+>>> sequential_steps(2048, "attention"), sequential_steps(2048, "recurrent"), sequential_steps(2048, "linear")
 (1, 2048, 11)
 """
 
@@ -60,7 +60,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from . import _check
+from . import validate
 from .common import memo
 
 __all__ = [
@@ -105,18 +105,18 @@ PUBLISHED_13B_PARAMS_BILLIONS = 13
 
 def _sizes(L, d) -> tuple[int, int]:
     """A length and a width, checked."""
-    return _check.integer("L", L, 1, 10**9), _check.integer("d", d, 1, 10**6)
+    return validate.integer("L", L, 1, 10**9), validate.integer("d", d, 1, 10**6)
 
 
 # --- the cost of a layer -------------------------------------------------------------------
 
 
-def _projection_flops(L: int, d: int) -> int:
+def projection_product_flops(L: int, d: int) -> int:
     """Q, K, V and O: four (L×d)(d×d) products, ``8·L·d²``."""
     return FLOPS_PER_MAC * 4 * L * d * d
 
 
-def _attention_flops(L: int, d: int) -> int:
+def attention_product_flops(L: int, d: int) -> int:
     """QKᵀ and αV over the whole L×L matrix, ``4·L²·d``."""
     return FLOPS_PER_MAC * 2 * L * L * d
 
@@ -137,7 +137,7 @@ def transformer_flops(L: int, d: int) -> int:
         The cost of the layer (feed-forward block left out), in FLOP, exact.
     """
     L, d = _sizes(L, d)
-    return _projection_flops(L, d) + _attention_flops(L, d)
+    return projection_product_flops(L, d) + attention_product_flops(L, d)
 
 
 def rnn_flops(L: int, d: int, cell: str = "RNN") -> int:
@@ -158,7 +158,7 @@ def rnn_flops(L: int, d: int, cell: str = "RNN") -> int:
         The cost of the layer, in FLOP, exact.
     """
     L, d = _sizes(L, d)
-    if _check.text("cell", cell) not in RECURRENT_PRODUCTS:
+    if validate.text("cell", cell) not in RECURRENT_PRODUCTS:
         raise ValueError(f"cell must be one of {', '.join(RECURRENT_PRODUCTS)}, got {cell!r}")
     return FLOPS_PER_MAC * RECURRENT_PRODUCTS[cell] * L * d * d
 
@@ -183,9 +183,9 @@ def ratio(L: int, d: int, cell: str = "RNN") -> Fraction:
     return Fraction(transformer_flops(L, d), rnn_flops(L, d, cell))
 
 
-def _kaplan_ratio(L: int, d: int) -> Fraction:
+def kaplan_ratio(L: int, d: int) -> Fraction:
     """Transformer over simple RNN with Kaplan et al.'s attention term, 2L²d: ``2 + L/(2d)``."""
-    return Fraction(_projection_flops(L, d) + _attention_flops(L, d) // 2, rnn_flops(L, d))
+    return Fraction(projection_product_flops(L, d) + attention_product_flops(L, d) // 2, rnn_flops(L, d))
 
 
 def solve_quadratic(a: int, b: int, c: int) -> tuple:
@@ -213,7 +213,7 @@ def solve_quadratic(a: int, b: int, c: int) -> tuple:
     >>> solve_quadratic(1, -3, 2)
     (1, 2)
     """
-    a, b, c = (_check.integer(name, v, -(10**30), 10**30) for name, v in zip("abc", (a, b, c)))
+    a, b, c = (validate.integer(name, v, -(10**30), 10**30) for name, v in zip("abc", (a, b, c)))
     if a == 0:
         raise ValueError("a must be a non-zero integer (a quadratic), got 0")
     disc = b * b - 4 * a * c
@@ -226,23 +226,23 @@ def solve_quadratic(a: int, b: int, c: int) -> tuple:
     return tuple(sorted(int(r) if r.denominator == 1 else r for r in roots))
 
 
-def _crossings(d: int, cell: str | None = None) -> tuple:
+def crossings(d: int, cell: str | None = None) -> tuple:
     """Both roots where the Transformer's two terms (cell None) or the Transformer and ``cell`` cost the same."""
     linear = -8 if cell is None else 8 - 2 * RECURRENT_PRODUCTS[cell]  # the coefficient of d²·L
     return solve_quadratic(4 * d, linear * d * d, 0)
 
 
-def _decode_step_flops(t: int, d: int) -> int:
+def decode_step_flops(t: int, d: int) -> int:
     """Generating the token at position t: one token's projections, 8d², and attention over t keys, 4td."""
     return FLOPS_PER_MAC * (4 * d * d + 2 * t * d)
 
 
-def _generation_flops(L: int, d: int) -> int:
+def generation_flops(L: int, d: int) -> int:
     """Generating L tokens one by one, the sum of the steps: ``8Ld² + 2L(L+1)d``."""
     return FLOPS_PER_MAC * (4 * L * d * d + L * (L + 1) * d)
 
 
-def _input_flops(L: int, d: int, cell: str = "RNN") -> int:
+def input_flops(L: int, d: int, cell: str = "RNN") -> int:
     """The products on the inputs, ``W x_t`` for every gate and step: half of ``rnn_flops``, and parallel."""
     return FLOPS_PER_MAC * (RECURRENT_PRODUCTS[cell] // 2) * L * d * d
 
@@ -250,22 +250,22 @@ def _input_flops(L: int, d: int, cell: str = "RNN") -> int:
 # --- what runs in parallel (Vaswani et al. 2017, Table 1) --------------------------------------
 
 
-def _sequential_steps(L: int, layer: str) -> int:
+def sequential_steps(L: int, layer: str) -> int:
     """The steps that must follow one another in a layer: 1 ("attention"), L ("recurrent"), or the
     ⌈log₂ L⌉ rounds of a parallel scan ("linear", a linear recurrence)."""
     if layer == "attention":
         return 1
     if layer == "recurrent":
         return L
-    return (L - 1).bit_length()  # ⌈log₂ L⌉, as _linear_scan counts its rounds
+    return (L - 1).bit_length()  # ⌈log₂ L⌉, as linear_scan counts its rounds
 
 
-def _path_length(L: int, layer: str) -> int:
+def path_length(L: int, layer: str) -> int:
     """The longest path between two of L positions, in steps: 1 through attention, L − 1 through a recurrence."""
     return 1 if layer == "attention" else L - 1
 
 
-def _linear_scan(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, int]:
+def linear_scan(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, int]:
     """``h_t = a_t·h_{t-1} + b_t`` from h_0 = 0 for every t, by a Hillis–Steele scan: each round composes
     every step's affine map with the one 2ʳ steps before it, all at once.  The states and the rounds."""
     A, B = np.array(a, dtype=np.float64), np.array(b, dtype=np.float64)
@@ -298,10 +298,10 @@ def sweep(d: int = D) -> tuple[np.ndarray, float]:
         The grid, about 97 lengths spaced evenly in log from 10 (from d when 2d ≤ 10) to
         ``SWEEP_SPAN``·d = 128·d (read-only), and the crossing read off it, in tokens (remembered).
     """
-    d = _check.integer("d", d, 1, 10**6)
+    d = validate.integer("d", d, 1, 10**6)
     start = 1 if 2 * d > 10 else np.log10(d)  # the grid starts below 2d
-    lengths = _check.frozen(np.unique(np.round(np.logspace(start, np.log10(SWEEP_SPAN * d), 97))), np.int64)
-    g = np.log([_attention_flops(int(n), d) / _projection_flops(int(n), d) for n in lengths])
+    lengths = validate.frozen(np.unique(np.round(np.logspace(start, np.log10(SWEEP_SPAN * d), 97))), np.int64)
+    g = np.log([attention_product_flops(int(n), d) / projection_product_flops(int(n), d) for n in lengths])
     i = int(np.nonzero((g[:-1] < 0) & (g[1:] >= 0))[0][0])
     x0, x1 = np.log(lengths[i]), np.log(lengths[i + 1])
     return lengths, float(np.exp(x0 + (0 - g[i]) / (g[i + 1] - g[i]) * (x1 - x0)))
@@ -332,10 +332,10 @@ def recurrent_state_bytes(
     int
         The state's size, in bytes.
     """
-    d = _check.integer("d", d, 1, 10**6)
-    layers = _check.integer("layers", layers, 1, 10_000)
-    bytes_per_number = _check.integer("bytes_per_number", bytes_per_number, 1, 16)
-    return _check.integer("vectors", vectors, 1, 10**6) * layers * d * bytes_per_number
+    d = validate.integer("d", d, 1, 10**6)
+    layers = validate.integer("layers", layers, 1, 10_000)
+    bytes_per_number = validate.integer("bytes_per_number", bytes_per_number, 1, 16)
+    return validate.integer("vectors", vectors, 1, 10**6) * layers * d * bytes_per_number
 
 
 def kv_cache_bytes(
@@ -373,12 +373,12 @@ def kv_cache_bytes(
         The cache's size, in bytes.
     """
     L, d = _sizes(L, d)
-    layers = _check.integer("layers", layers, 1, 10_000)
-    bytes_per_number = _check.integer("bytes_per_number", bytes_per_number, 1, 16)
-    heads = _check.integer("heads", heads, 1, d)
+    layers = validate.integer("layers", layers, 1, 10_000)
+    bytes_per_number = validate.integer("bytes_per_number", bytes_per_number, 1, 16)
+    heads = validate.integer("heads", heads, 1, d)
     if d % heads:
         raise ValueError(f"heads must be an integer from 1 to {d} that divides d = {d}, got {heads}")
-    kv_groups = heads if kv_groups is None else _check.integer("kv_groups", kv_groups, 1, heads)
+    kv_groups = heads if kv_groups is None else validate.integer("kv_groups", kv_groups, 1, heads)
     if heads % kv_groups:
         raise ValueError(
             f"kv_groups must be an integer from 1 to {heads} that divides heads = {heads}, got {kv_groups}"

@@ -31,7 +31,7 @@ from babel import Locale
 from babel.numbers import format_decimal, format_percent
 from babel.units import format_unit
 
-from . import _check
+from . import validate
 
 __all__ = [
     "FORMS",
@@ -87,7 +87,7 @@ def typographic(text: str) -> str:
     str
         The same text, typeset.
     """
-    _check.text("text", text)
+    validate.text("text", text)
     return "".join(part if _MATH.fullmatch(part) else _APOSTROPHE.sub("’", part) for part in _MATH.split(text))
 
 
@@ -130,7 +130,7 @@ def _percentage(x, name: str) -> float:
 
 def _digits(digits, name: str = "digits") -> int:
     if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) or not 0 <= digits <= 15:
-        raise ValueError(f"{name} must be an integer from 0 to 15, got {_check._short(digits)}")
+        raise ValueError(f"{name} must be an integer from 0 to 15, got {validate.describe(digits)}")
     return int(digits)
 
 
@@ -428,12 +428,12 @@ def starts_with_vowel(text: str) -> bool:
     -------
     bool
     """
-    _check.text("text", text)
+    validate.text("text", text)
     if text.startswith(MINUS):
         return False  # "menys …"
     match = _LEADING.match(text)
     if match is None:
-        raise ValueError(f"text must start with a number written by chapter09.fmt, got {_check._short(text)}")
+        raise ValueError(f"text must start with a number written by chapter09.fmt, got {validate.describe(text)}")
     groups = match.group(1).split(".")
     # an odd number of groups is read from its units, millions…: "u", "un milió"; an even one
     # from its thousands: "mil", "onze mil" (no "un mil" in Catalan)
@@ -536,9 +536,9 @@ def with_word(key: str, numbers: dict) -> str | None:
     -------
     str or None
     """
-    base, _, form = _check.text("key", key).rpartition("__")
+    base, _, form = validate.text("key", key).rpartition("__")
     if not isinstance(numbers, dict) or not all(isinstance(v, str) for v in numbers.values()):
-        raise _check.WrongType("numbers", numbers, "a dict of str")
+        raise validate.WrongType("numbers", numbers, "a dict of str")
     if form in FORMS and base in numbers and _LEADING.match(numbers[base].lstrip(MINUS)):
         return FORMS[form](numbers[base])
     return None

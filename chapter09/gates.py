@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _check
+from . import validate
 from .common import N_SEEDS, memo
 from .portable import sigmoid
 
@@ -60,7 +60,7 @@ DEEPSEEK_GROUPS, DEEPSEEK_GROUPS_PER_TOKEN = 8, 4
 
 def _pair(a, b) -> tuple[np.ndarray, np.ndarray]:
     """a and b checked: finite vectors of one shape."""
-    a, b = _check.array("a", a, ndim=1), _check.array("b", b, ndim=1)
+    a, b = validate.array("a", a, ndim=1), validate.array("b", b, ndim=1)
     if a.shape != b.shape:
         raise ValueError(f"a and b must have the same shape, got {a.shape} and {b.shape}")
     return a, b
@@ -123,9 +123,9 @@ def moe(a: np.ndarray, b: np.ndarray, top_k: int) -> np.ndarray:
         ``σ(a_j)·b_j`` on the kept experts, 0.0 on the others.
     """
     a, b = _pair(a, b)
-    top_k = _check.integer("top_k", top_k, 1, a.shape[-1])
+    top_k = validate.integer("top_k", top_k, 1, a.shape[-1])
     gate = sigmoid(a)
-    kept = _top(gate, top_k)
+    kept = top(gate, top_k)
     out = np.zeros_like(b)
     out[kept] = gate[kept] * b[kept]  # the other experts are never evaluated
     return out
@@ -165,7 +165,7 @@ def _swish(a: np.ndarray) -> np.ndarray:
     return a * sigmoid(a)
 
 
-def _top(scores: np.ndarray, k: int) -> np.ndarray:
+def top(scores: np.ndarray, k: int) -> np.ndarray:
     """The indices of the k largest scores, increasing (ties go to the lower index)."""
     return np.sort(np.argsort(-scores, kind="stable")[:k])
 
@@ -173,11 +173,11 @@ def _top(scores: np.ndarray, k: int) -> np.ndarray:
 def _same_experts(a: np.ndarray, k: int) -> bool:
     """Whether the sigmoid gates, the logits and a softmax over all experts keep the same top-k."""
     e = np.exp(a - a.max())
-    picks = [_top(s, k) for s in (sigmoid(a), a, e / e.sum())]
+    picks = [top(s, k) for s in (sigmoid(a), a, e / e.sum())]
     return all(np.array_equal(picks[0], p) for p in picks[1:])
 
 
-def _selection_margin(a: np.ndarray, k: int) -> tuple[float, int, int]:
+def selection_margin(a: np.ndarray, k: int) -> tuple[float, int, int]:
     """How near the top-k by σ(a) is to changing (k < n): the k-th gate kept minus the best gate left
     out, the channel that would leave and the one that would enter (indices from 0)."""
     gate = sigmoid(a)
@@ -186,19 +186,19 @@ def _selection_margin(a: np.ndarray, k: int) -> tuple[float, int, int]:
     return float(gate[out] - gate[into]), out, into
 
 
-def _biased_top(a: np.ndarray, bias: np.ndarray, k: int) -> np.ndarray:
+def biased_top(a: np.ndarray, bias: np.ndarray, k: int) -> np.ndarray:
     """DeepSeek-V3's selection: the top-k of σ(a) + bias (the bias enters the choice, not the weights)."""
-    return _top(sigmoid(a) + bias, k)
+    return top(sigmoid(a) + bias, k)
 
 
-def _router_weights(a: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def router_weights(a: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Shazeer et al.'s top-k experts by logit, their gates σ(a_j), and its softmax over those k logits alone."""
-    kept = _top(a, k)
+    kept = top(a, k)
     e = np.exp(a[kept] - a[kept].max())
     return kept, sigmoid(a[kept]), e / e.sum()
 
 
-def _swish_minimum() -> tuple[float, float]:
+def swish_minimum() -> tuple[float, float]:
     """Where Swish is lowest, and its value there: 1 + a·(1 − σ(a)) changes sign, bisected on [−5, 0]."""
     lo, hi = -5.0, 0.0
     while (mid := (lo + hi) / 2) not in (lo, hi):  # down to neighbouring floats
@@ -239,11 +239,11 @@ def gates(seed: int = 0, channels: int = CHANNELS, top_k: int = TOP_K) -> Gates:
     Gates
         The readout (immutable, remembered).
     """
-    seed = _check.integer("seed", seed, 0, _check.SEED_MAX)
-    channels = _check.integer("channels", channels, 1, 1_000_000)
-    top_k = _check.integer("top_k", top_k, 1, channels)
+    seed = validate.integer("seed", seed, 0, validate.SEED_MAX)
+    channels = validate.integer("channels", channels, 1, 1_000_000)
+    top_k = validate.integer("top_k", top_k, 1, channels)
     rng = np.random.default_rng(seed)
-    a, b = _check.frozen(rng.standard_normal(channels)), _check.frozen(rng.standard_normal(channels))
+    a, b = validate.frozen(rng.standard_normal(channels)), validate.frozen(rng.standard_normal(channels))
     ref = reference(a, b)
     gap = lambda y: float(np.abs(y - ref).max())  # noqa: E731
     return Gates(
@@ -274,7 +274,7 @@ class Robustness:
     swish_range: tuple  # (min, max) of Swish(a) over all draws: an unbounded gate
     sigmoid_range: tuple
     same_experts: float  # share of seeds where the routers keep the same experts for every k
-    margin_median: float  # the median over seeds of the top-k's selection margin (``_selection_margin``)
+    margin_median: float  # the median over seeds of the top-k's selection margin (``selection_margin``)
     margin_range: tuple
 
 
@@ -292,12 +292,12 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
     Robustness
         The shares of the seeds where each statement holds (immutable, remembered).
     """
-    n_seeds = _check.integer("n_seeds", n_seeds, 1, MAX_SEEDS)
+    n_seeds = validate.integer("n_seeds", n_seeds, 1, MAX_SEEDS)
     runs = [gates(seed=s) for s in range(n_seeds)]
     counts = Counter(g.swiglu_gap for g in runs)
     topk = [g.topk_gap for g in runs]
     a = np.concatenate([g.a for g in runs])
-    margins = [_selection_margin(g.a, g.top_k)[0] for g in runs]
+    margins = [selection_margin(g.a, g.top_k)[0] for g in runs]
     return Robustness(
         n_seeds=n_seeds,
         bitwise=float(np.mean([g.lstm_gap == g.moe_gap == 0.0 for g in runs])),

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _check
+from . import validate
 from .common import memo
 from .portable import sigmoid, tanh
 
@@ -133,21 +133,21 @@ MODELS = (
 
 def _pairs(a, b) -> tuple[np.ndarray, np.ndarray]:
     """The gates ``a`` in [0, 1] and the inputs ``b``, as (L, d) float64 of one shape."""
-    a, b = _check.array("a", a), _check.array("b", b)
+    a, b = validate.array("a", a), validate.array("b", b)
     if a.ndim not in (1, 2) or a.shape != b.shape:
         raise ValueError(f"a and b must be arrays of one shape (L,) or (L, d), got {a.shape} and {b.shape}")
     if np.any((a < 0) | (a > 1)):
         raise ValueError("a must hold gates in [0, 1]")
     if np.any(np.abs(b) > MAX_VALUE):
         raise ValueError(f"b must hold numbers of magnitude at most {MAX_VALUE:g}")
-    _check.size("a", a.size, MAX_WORK, "L·d")
+    validate.size("a", a.size, MAX_WORK, "L·d")
     return (a, b) if a.ndim == 2 else (a[:, None], b[:, None])
 
 
 def _start(h0, d: int) -> np.ndarray:
     if h0 is None:
         return np.zeros(d)
-    h0 = _check.array("h0", h0)
+    h0 = validate.array("h0", h0)
     if h0.shape not in ((), (d,)) or np.any(np.abs(h0) > MAX_VALUE):
         raise ValueError(f"h0 must be a number or {d} numbers of magnitude at most {MAX_VALUE:g}")
     return np.broadcast_to(h0, (d,))
@@ -171,11 +171,11 @@ def draw(L: int = STEPS, d: int = CHANNELS, seed: int = 0) -> tuple[np.ndarray, 
     tuple of numpy.ndarray, each (L, d), read-only
         The gates a (in (0, 1)) and the inputs b.
     """
-    L, d = _check.integer("L", L, 1, MAX_LENGTH), _check.integer("d", d, 1, 4096)
-    _check.size("L, d", L * d, MAX_WORK, "L·d")
-    rng = np.random.default_rng(_check.integer("seed", seed, 0, _check.SEED_MAX))
+    L, d = validate.integer("L", L, 1, MAX_LENGTH), validate.integer("d", d, 1, 4096)
+    validate.size("L, d", L * d, MAX_WORK, "L·d")
+    rng = np.random.default_rng(validate.integer("seed", seed, 0, validate.SEED_MAX))
     z = rng.normal(GATE_MEAN, GATE_SCALE, (L, d))
-    return _check.frozen(sigmoid(z)), _check.frozen(rng.normal(size=(L, d)))
+    return validate.frozen(sigmoid(z)), validate.frozen(rng.normal(size=(L, d)))
 
 
 def loop(a, b, h0=None) -> np.ndarray:
@@ -226,7 +226,7 @@ def scan(a, b, h0=None) -> Scan:
     while shift < L:  # every position i ≥ shift at once: (A, B)[i − shift] ∘ (A, B)[i]
         A[shift:], B[shift:] = A[shift:] * A[:-shift], A[shift:] * B[:-shift] + B[shift:]
         rounds, combines, shift = rounds + 1, combines + L - shift, 2 * shift
-    return Scan(_check.frozen(A * h0 + B), rounds, combines)
+    return Scan(validate.frozen(A * h0 + B), rounds, combines)
 
 
 def work(L: int) -> Work:
@@ -242,7 +242,7 @@ def work(L: int) -> Work:
     Work
         The loop's depth and work, L and L; the scan's, ⌈log₂ L⌉ and L·⌈log₂ L⌉ − 2^⌈log₂ L⌉ + 1.
     """
-    L = _check.integer("L", L, 1, 2**40)
+    L = validate.integer("L", L, 1, 2**40)
     R = (L - 1).bit_length()  # ⌈log₂ L⌉
     return Work(L, L, R, L * R - 2**R + 1)
 
@@ -260,7 +260,7 @@ def gradient(a) -> np.ndarray:
     numpy.ndarray, shape (T + 1, d)
         Row k is the diagonal Jacobian ∂h_T/∂h_{T−k}: 1 at k = 0, then a_T, a_T·a_{T−1}, …
     """
-    a = _check.array("a", a)
+    a = validate.array("a", a)
     a, _ = _pairs(a, np.zeros_like(a))
     out = np.ones((len(a) + 1, a.shape[1]))
     for k in range(1, len(a) + 1):
@@ -292,8 +292,8 @@ def compose(a1: float, b1: float, a2: float, b2: float, points: int = 201) -> Co
         a2·tanh(a1·x + b1) + b2 of the composed tanh steps: 0 exactly when the composition is one
         step x ↦ αx + β (or tanh(αx + β)).
     """
-    a1, b1, a2, b2 = (_check.real(n, v, -10, 10) for n, v in zip(("a1", "b1", "a2", "b2"), (a1, b1, a2, b2)))
-    x = np.linspace(-3, 3, _check.integer("points", points, 2, 100_000))
+    a1, b1, a2, b2 = (validate.real(n, v, -10, 10) for n, v in zip(("a1", "b1", "a2", "b2"), (a1, b1, a2, b2)))
+    x = np.linspace(-3, 3, validate.integer("points", points, 2, 100_000))
     return Composition(_line_residual(x, a2 * (a1 * x + b1) + b2), _line_residual(x, a2 * tanh(a1 * x + b1) + b2))
 
 
@@ -323,8 +323,8 @@ def cache_bytes(model: Memory, L: int) -> int:
     int
         Bytes: ``per_token · min(L, window)`` plus ``state_numbers · bytes_per_number``.
     """
-    model = _check.instance("model", model, Memory)
-    L = _check.integer("L", L, 1, 10**9)
+    model = validate.instance("model", model, Memory)
+    L = validate.integer("L", L, 1, 10**9)
     kept = min(L, model.window) if model.window else L
     return model.per_token * kept + model.state_numbers * model.bytes_per_number
 
@@ -346,8 +346,8 @@ def matrix_state_bytes(d: int, layers: int, bytes_per_number: int = 2) -> int:
     int
         ``layers · d² · bytes_per_number``.
     """
-    d, layers = _check.integer("d", d, 1, 10**6), _check.integer("layers", layers, 1, 10_000)
-    return layers * d * d * _check.integer("bytes_per_number", bytes_per_number, 1, 16)
+    d, layers = validate.integer("d", d, 1, 10**6), validate.integer("layers", layers, 1, 10_000)
+    return layers * d * d * validate.integer("bytes_per_number", bytes_per_number, 1, 16)
 
 
 def crossover(state_bytes: int, per_token: int) -> int:
@@ -366,10 +366,10 @@ def crossover(state_bytes: int, per_token: int) -> int:
     int
         ⌈state_bytes / per_token⌉, in tokens.
     """
-    state_bytes = _check.integer("state_bytes", state_bytes, 1, 10**18)
-    return -(-state_bytes // _check.integer("per_token", per_token, 1, 10**12))
+    state_bytes = validate.integer("state_bytes", state_bytes, 1, 10**18)
+    return -(-state_bytes // validate.integer("per_token", per_token, 1, 10**12))
 
 
-def _ulps_apart(x: np.ndarray, y: np.ndarray) -> float:
+def ulps_apart(x: np.ndarray, y: np.ndarray) -> float:
     """max |x − y| in units of rounding of the largest |y|: ε·max|y|."""
     return float(np.abs(x - y).max() / (np.finfo(float).eps * max(np.abs(y).max(), np.finfo(float).tiny)))

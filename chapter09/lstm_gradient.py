@@ -71,9 +71,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _check, portable
+from . import portable, validate
 from . import rnn_gradient as rnn
-from .common import N_SEEDS, _matvec, memo
+from .common import N_SEEDS, batched_matvec, memo
 from .portable import sigmoid, tanh
 
 __all__ = [
@@ -109,7 +109,7 @@ def _logit(p: float) -> float:
     return np.inf if p == 1 else float(np.log(p / (1 - p)))
 
 
-def _draw_weights(seeds, gate_scale: float) -> tuple[np.ndarray, np.ndarray]:
+def draw_weights(seeds, gate_scale: float) -> tuple[np.ndarray, np.ndarray]:
     """W and U, (n, 4, d, d) for the gates i, f, o, g, each seed from ``default_rng([seed, 2])``."""
     W, U = [], []
     for seed in seeds:
@@ -125,7 +125,7 @@ _Pass.__doc__ = (
 )
 
 
-def _step(W, U, x_t, c, h, forget: float, pinned: bool) -> _Pass:
+def lstm_step(W, U, x_t, c, h, forget: float, pinned: bool) -> _Pass:
     """Equations (1): step t from ``x_t``, ``c_{t-1}`` and ``h_{t-1}``."""
     pre = _exact_matvec(W, x_t) + _exact_matvec(U, h)  # (..., 4, d)
     i, o, g, z = sigmoid(pre[..., 0, :]), sigmoid(pre[..., 2, :]), tanh(pre[..., 3, :]), pre[..., 1, :]
@@ -140,18 +140,18 @@ def _exact_matvec(A: np.ndarray, v: np.ndarray) -> np.ndarray:
     return portable.matmul(A, v[..., None, :, None])[..., 0]
 
 
-def _forward(W, U, x, forget: float, pinned: bool) -> _Pass:
+def forward(W, U, x, forget: float, pinned: bool) -> _Pass:
     """Equations (1) over ``x`` (n, T, d) from c_0 = h_0 = 0: gates (n, T, d), states (n, T+1, d)."""
     zero = np.zeros((x.shape[0], x.shape[2]))
     steps, c, h = [], zero, zero
     for t in range(x.shape[1]):
-        steps.append(_step(W, U, x[:, t], c, h, forget, pinned))
+        steps.append(lstm_step(W, U, x[:, t], c, h, forget, pinned))
         c, h = steps[-1].c, steps[-1].h
     i, f, o, g, z, c, h = (np.stack(a, axis=1) for a in zip(*steps))
     return _Pass(i, f, o, g, z, np.concatenate([zero[:, None], c], 1), np.concatenate([zero[:, None], h], 1))
 
 
-def _backward(U, p: _Pass, u, pinned: bool):
+def backward(U, p: _Pass, u, pinned: bool):
     """Equations (2): δc_{T-k}, δh_{T-k} and the cell path alone, for k = 0 … T steps back: (n, T+1, d) each."""
     T = p.i.shape[1]
     dc, dh, cell = np.zeros_like(p.c), np.zeros_like(p.c), np.zeros_like(p.c)  # index t: at c_t, h_t
@@ -166,19 +166,19 @@ def _backward(U, p: _Pass, u, pinned: bool):
             dh[:, t] * tanh(p.c[:, t]) * o * (1 - o),
             dc[:, t] * i * (1 - g * g),
         )
-        dh[:, t - 1] = sum(_matvec(U_T[:, q], dz[q]) for q in range(4))
+        dh[:, t - 1] = sum(batched_matvec(U_T[:, q], dz[q]) for q in range(4))
         through_h = dh[:, t - 1] * p.o[:, t - 2] * (1 - tanh(p.c[:, t - 1]) ** 2) if t > 1 else 0.0  # h_0 fixed
         dc[:, t - 1] = f * dc[:, t] + through_h
         cell[:, t - 1] = f * cell[:, t]
     return dc[:, ::-1], dh[:, ::-1], cell[:, ::-1]
 
 
-def _measure(seeds, forget: float, pinned: bool, gate_scale: float) -> dict:
+def measure(seeds, forget: float, pinned: bool, gate_scale: float) -> dict:
     """Widget 1's inputs, both gradient paths, their factors, the gate's geometric mean and its bound, per seed."""
     draw = rnn.draws(seeds)
-    W, U = _draw_weights(seeds, gate_scale)
-    p = _forward(W, U, draw.x, forget, pinned)
-    dc, _, cell = _backward(U, p, draw.u, pinned)
+    W, U = draw_weights(seeds, gate_scale)
+    p = forward(W, U, draw.x, forget, pinned)
+    dc, _, cell = backward(U, p, draw.u, pinned)
     with np.errstate(divide="ignore"):  # a gradient, or a gate, that is exactly 0: ln 0 = -inf
         log_whole, log_cell = np.log(np.linalg.norm(dc, axis=-1)), np.log(np.linalg.norm(cell, axis=-1))
         geometric_mean_f = np.exp(np.log(p.f).mean(axis=(1, 2)))
@@ -236,42 +236,42 @@ def simulate(forget: float = FORGET, pinned: bool = False, seed: int = 0, gate_s
     LSTMGradient
         The readout (immutable, remembered).
     """
-    forget = _check.real("forget", forget, 0.0, 1.0, lo_open=True)
-    pinned = _check.flag("pinned", pinned)
-    seed = _check.integer("seed", seed, 0, 2**63 - 1)
-    gate_scale = _check.real("gate_scale", gate_scale, 0.0, MAX_SCALE)
-    m = {k: v[0] for k, v in _measure([seed], forget, pinned, gate_scale).items()}
-    return LSTMGradient(forget, pinned, seed, **{k: _check.frozen(v) if v.ndim else float(v) for k, v in m.items()})
+    forget = validate.real("forget", forget, 0.0, 1.0, lo_open=True)
+    pinned = validate.flag("pinned", pinned)
+    seed = validate.integer("seed", seed, 0, 2**63 - 1)
+    gate_scale = validate.real("gate_scale", gate_scale, 0.0, MAX_SCALE)
+    m = {k: v[0] for k, v in measure([seed], forget, pinned, gate_scale).items()}
+    return LSTMGradient(forget, pinned, seed, **{k: validate.frozen(v) if v.ndim else float(v) for k, v in m.items()})
 
 
 # --- the identities, by central differences ----------------------------------------------
 
 
-def _jacobian(fn, x, eps: float = 1e-6) -> np.ndarray:
+def jacobian(fn, x, eps: float = 1e-6) -> np.ndarray:
     """∂fn/∂x by central differences, one column per coordinate of x."""
     return np.stack([(fn(x + e) - fn(x - e)) / (2 * eps) for e in eps * np.eye(x.size)], axis=1)
 
 
-def _identity_gaps(seed: int, t: int = 20):
+def identity_gaps(seed: int, t: int = 20):
     """max |J_block − I − J_F| of a block ``x + W2 tanh(W1 x)``, max |∂c_t/∂c_{t-1} − diag(f_t)| at step t, and f_t."""
     rng = np.random.default_rng([seed, 3])
     W1, W2 = (rng.standard_normal((D, D)) / np.sqrt(D) for _ in range(2))
     F = lambda v: portable.matmul(W2, tanh(portable.matmul(W1, v[:, None])))[:, 0]  # noqa: E731  (printed bits)
     x0 = rng.standard_normal(D)
-    residual_gap = np.abs(_jacobian(lambda v: v + F(v), x0) - np.eye(D) - _jacobian(F, x0)).max()
+    residual_gap = np.abs(jacobian(lambda v: v + F(v), x0) - np.eye(D) - jacobian(F, x0)).max()
 
     x = rnn.draws([seed]).x
-    W, U = _draw_weights([seed], GATE_SCALE)
-    p = _forward(W, U, x, FORGET, False)  # the widget's gated LSTM; step t reads x[t-1] and gates [t-1]
-    carry = lambda c: _step(W[0], U[0], x[0, t - 1], c, p.h[0, t - 1], FORGET, False).c  # noqa: E731  (h_{t-1} held)
-    carry_gap = np.abs(_jacobian(carry, p.c[0, t - 1]) - np.diag(p.f[0, t - 1])).max()
+    W, U = draw_weights([seed], GATE_SCALE)
+    p = forward(W, U, x, FORGET, False)  # the widget's gated LSTM; step t reads x[t-1] and gates [t-1]
+    carry = lambda c: lstm_step(W[0], U[0], x[0, t - 1], c, p.h[0, t - 1], FORGET, False).c  # noqa: E731  (h_{t-1} held)
+    carry_gap = np.abs(jacobian(carry, p.c[0, t - 1]) - np.diag(p.f[0, t - 1])).max()
     return float(residual_gap), float(carry_gap), p.f[0, t - 1]
 
 
 # --- what the identity does: the gradient back through a stack of blocks ------------------
 
 
-def _draw_stack(seeds, branch_scale: float):
+def draw_stack(seeds, branch_scale: float):
     """W1, W2 (n, T, d, d), x0 and the unit loss direction u (n, d), each seed from ``default_rng([seed, 4])``."""
     W1, W2, x0, u = [], [], [], []
     for seed in seeds:
@@ -284,22 +284,22 @@ def _draw_stack(seeds, branch_scale: float):
     return tuple(np.stack(a) for a in (W1, W2, x0, u))
 
 
-def _stack_forward(W1, W2, x0, residual: bool) -> np.ndarray:
+def stack_forward(W1, W2, x0, residual: bool) -> np.ndarray:
     """x_0 … x_L of ``x_{l+1} = [x_l +] W2_l tanh(W1_l x_l)``: (n, L+1, d)."""
     xs = [x0]
     for layer in range(W1.shape[1]):
-        y = _matvec(W2[:, layer], np.tanh(_matvec(W1[:, layer], xs[-1])))
+        y = batched_matvec(W2[:, layer], np.tanh(batched_matvec(W1[:, layer], xs[-1])))
         xs.append(xs[-1] + y if residual else y)
     return np.stack(xs, axis=1)
 
 
-def _stack_backward(W1, W2, xs, u, residual: bool) -> np.ndarray:
+def stack_backward(W1, W2, xs, u, residual: bool) -> np.ndarray:
     """δx_{L-k} for k = 0 … L, ℒ = u·x_L: (n, L+1, d)."""
     g, grads = u, [u]
     for layer in reversed(range(W1.shape[1])):
-        a = _matvec(W1[:, layer], xs[:, layer])
-        back = (1 - np.tanh(a) ** 2) * _matvec(np.swapaxes(W2[:, layer], -1, -2), g)
-        branch = _matvec(np.swapaxes(W1[:, layer], -1, -2), back)
+        a = batched_matvec(W1[:, layer], xs[:, layer])
+        back = (1 - np.tanh(a) ** 2) * batched_matvec(np.swapaxes(W2[:, layer], -1, -2), g)
+        branch = batched_matvec(np.swapaxes(W1[:, layer], -1, -2), back)
         g = g + branch if residual else branch
         grads.append(g)
     return np.stack(grads, axis=1)
@@ -316,10 +316,10 @@ class StackGradient:
     total: np.ndarray | float  # ‖δx_0‖ / ‖δx_T‖
 
 
-def _stack_measure(seeds, residual: bool, branch_scale: float) -> StackGradient:
+def stack_measure(seeds, residual: bool, branch_scale: float) -> StackGradient:
     """The stacks of ``seeds``, one per entry of the leading axis."""
-    W1, W2, x0, u = _draw_stack(seeds, branch_scale)
-    grads = _stack_backward(W1, W2, _stack_forward(W1, W2, x0, residual), u, residual)
+    W1, W2, x0, u = draw_stack(seeds, branch_scale)
+    grads = stack_backward(W1, W2, stack_forward(W1, W2, x0, residual), u, residual)
     with np.errstate(divide="ignore"):  # a gradient that vanishes exactly (branch_scale 0): ln 0 = -inf
         log_norms = np.log(np.linalg.norm(grads, axis=-1))
     log_total = log_norms[:, -1] - log_norms[:, 0]  # -inf if it vanished exactly
@@ -344,11 +344,11 @@ def stack_gradient(residual: bool = True, seed: int = 0, branch_scale: float = S
     StackGradient
         The readout (immutable, remembered), with a float factor and total.
     """
-    residual = _check.flag("residual", residual)
-    seed = _check.integer("seed", seed, 0, 2**63 - 1)
-    branch_scale = _check.real("branch_scale", branch_scale, 0.0, MAX_SCALE)
-    r = _stack_measure([seed], residual, branch_scale)
-    return StackGradient(residual, _check.frozen(r.log_norms[0]), float(r.factor[0]), float(r.total[0]))
+    residual = validate.flag("residual", residual)
+    seed = validate.integer("seed", seed, 0, 2**63 - 1)
+    branch_scale = validate.real("branch_scale", branch_scale, 0.0, MAX_SCALE)
+    r = stack_measure([seed], residual, branch_scale)
+    return StackGradient(residual, validate.frozen(r.log_norms[0]), float(r.factor[0]), float(r.total[0]))
 
 
 # --- seed statistics: how often the page's statements hold ---------------------------------
@@ -385,11 +385,11 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
     Robustness
         The shares of the seeds where each statement holds (immutable, remembered).
     """
-    n_seeds = _check.integer("n_seeds", n_seeds, 1, MAX_SEEDS)
+    n_seeds = validate.integer("n_seeds", n_seeds, 1, MAX_SEEDS)
     seeds = range(n_seeds)
-    gated = {f: _measure(seeds, f, False, GATE_SCALE) for f in FORGETS}
-    pinned = _measure(seeds, FORGET, True, GATE_SCALE)
-    res, plain = (_stack_measure(seeds, residual, STACK_SCALE).factor for residual in (True, False))
+    gated = {f: measure(seeds, f, False, GATE_SCALE) for f in FORGETS}
+    pinned = measure(seeds, FORGET, True, GATE_SCALE)
+    res, plain = (stack_measure(seeds, residual, STACK_SCALE).factor for residual in (True, False))
     share = lambda holds: float(np.mean(holds))  # noqa: E731
     gap = {f: m["whole_factor"] - f for f, m in gated.items()}
     default = gated[FORGET]

@@ -19,7 +19,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
-from . import _check, fmt
+from . import fmt, validate
 
 __all__ = [
     "BLUE",
@@ -112,7 +112,7 @@ def catalan_ticks(ax, axis: str = "both") -> None:
     """Decimal-comma tick labels on the linear axes of ``ax`` (``axis``: "both", "x" or "y")."""
     _axes(ax)
     if not isinstance(axis, str) or axis not in ("both", "x", "y"):
-        raise ValueError(f"axis must be 'both', 'x' or 'y', got {_check._short(axis)}")
+        raise ValueError(f"axis must be 'both', 'x' or 'y', got {validate.describe(axis)}")
     for name in ("x", "y") if axis == "both" else (axis,):
         a = getattr(ax, f"{name}axis")
         if a.get_scale() == "linear":
@@ -129,7 +129,7 @@ def power_ticks(ax) -> None:
 
 
 def _axes(ax) -> Axes:
-    return _check.instance("ax", ax, Axes)
+    return validate.instance("ax", ax, Axes)
 
 
 def new_figure(ax=None):
@@ -180,7 +180,7 @@ def typeset(figures):
 
     from matplotlib.text import Text
 
-    _check.function("figures", figures)
+    validate.function("figures", figures)
 
     @functools.wraps(figures)
     def typeset_figures(*args, **kwargs):

@@ -77,7 +77,7 @@ import numba
 import numpy as np
 from numba import njit, vectorize
 
-from . import _check
+from . import validate
 from .common import built_dir
 
 __all__ = ["exp", "log", "matmul", "sigmoid", "tanh"]
@@ -207,7 +207,7 @@ def exp(x) -> np.ndarray:
     numpy.ndarray
         eˣ, float64, of x's shape.
     """
-    x = _check._real_array("x", x)
+    x = validate.real_array("x", x)
     with np.errstate(all="ignore"):  # what ±inf and NaN raise on their way to their result
         return _array(_exp(x))
 
@@ -225,7 +225,7 @@ def log(x) -> np.ndarray:
     numpy.ndarray
         ln x, float64, of x's shape.
     """
-    x = _check._real_array("x", x)
+    x = validate.real_array("x", x)
     with np.errstate(all="ignore"):  # what ±inf and NaN raise on their way to their result
         return _array(_log(x))
 
@@ -244,7 +244,7 @@ def tanh(x) -> np.ndarray:
     numpy.ndarray
         tanh x, float64, of x's shape, odd to the bit (tanh(−x) = −tanh x).
     """
-    x = _check._real_array("x", x)
+    x = validate.real_array("x", x)
     with np.errstate(all="ignore"):  # what ±inf and NaN raise on their way to their result
         return _array(_tanh(x))
 
@@ -263,7 +263,7 @@ def sigmoid(x) -> np.ndarray:
     numpy.ndarray
         σ(x), float64, of x's shape, every value in [0, 1].
     """
-    x = _check._real_array("x", x)
+    x = validate.real_array("x", x)
     with np.errstate(all="ignore"):  # what ±inf and NaN raise on their way to their result
         return _array(_sigmoid(x))
 
@@ -303,7 +303,7 @@ def matmul(a, b) -> np.ndarray:
     numpy.ndarray, shape (..., n, m)
         The products.
     """
-    a, b = _check.array("a", a, min_ndim=2), _check.array("b", b, min_ndim=2)
+    a, b = validate.array("a", a, min_ndim=2), validate.array("b", b, min_ndim=2)
     if b.shape[-2] != a.shape[-1]:
         raise ValueError(f"b must have as many rows as a has columns ({a.shape[-1]}), got {b.shape[-2]}")
     try:

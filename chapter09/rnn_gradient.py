@@ -54,8 +54,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _check
-from .common import _matvec as matvec
+from . import validate
+from .common import batched_matvec as matvec
 from .common import memo
 
 __all__ = [
@@ -147,13 +147,13 @@ def draw(d: int = D, T: int = T, seed: int = 0) -> Draw:
     Draw
         W0 and U0 (d, d), x (T, d) and the unit vector u (d,), all read-only.
     """
-    d, T = _check.integer("d", d, 1, 512), _check.integer("T", T, 2, 10_000)
-    rng = np.random.default_rng(_check.integer("seed", seed, 0, 2**63 - 1))
+    d, T = validate.integer("d", d, 1, 512), validate.integer("T", T, 2, 10_000)
+    rng = np.random.default_rng(validate.integer("seed", seed, 0, 2**63 - 1))
     W0 = rng.standard_normal((d, d)) / np.sqrt(d)
     U0 = rng.standard_normal((d, d)) / np.sqrt(d)
     x = rng.standard_normal((T, d))
     u = rng.standard_normal(d)
-    return Draw(*(_check.frozen(a) for a in (W0, U0, x, u / np.linalg.norm(u))))
+    return Draw(*(validate.frozen(a) for a in (W0, U0, x, u / np.linalg.norm(u))))
 
 
 def draws(seeds, d: int = D, T: int = T) -> Draw:
@@ -173,17 +173,17 @@ def draws(seeds, d: int = D, T: int = T) -> Draw:
     Draw
         The draws stacked: W0 and U0 (n, d, d), x (n, T, d) and u (n, d), read-only.
     """
-    seeds = _check.seeds("seeds", seeds, MAX_BATCH)
-    d, T = _check.integer("d", d, 1, 512), _check.integer("T", T, 2, 10_000)
+    seeds = validate.seeds("seeds", seeds, MAX_BATCH)
+    d, T = validate.integer("d", d, 1, 512), validate.integer("T", T, 2, 10_000)
     _fits("seeds, d and T", len(seeds), T, d)
     each = [draw(d, T, s) for s in seeds]
-    return Draw(*(_check.frozen(np.stack([getattr(e, f) for e in each])) for f in ("W0", "U0", "x", "u")))
+    return Draw(*(validate.frozen(np.stack([getattr(e, f) for e in each])) for f in ("W0", "U0", "x", "u")))
 
 
 def _fits(names: str, networks: int, T: int, d: int) -> None:
     """Refuse a batch of networks that would take more than a few seconds, or 400 MB."""
-    _check.size(names, networks * T * (d * d + 256), WORK_LIMIT, "networks·T·(d² + 256)")
-    _check.size(names, networks * T * d, MEMORY_LIMIT, "networks·T·d")
+    validate.size(names, networks * T * (d * d + 256), WORK_LIMIT, "networks·T·(d² + 256)")
+    validate.size(names, networks * T * d, MEMORY_LIMIT, "networks·T·d")
 
 
 def _finite(names: str, *results) -> None:
@@ -220,10 +220,10 @@ def gelfand_radius(A, squarings: int = GELFAND_SQUARINGS):
     >>> gelfand_radius(np.array([[[0.0, 1.0], [0.0, 0.0]], [[3.0, 0.0], [0.0, 1.0]]]))  # nilpotent; diagonal
     array([0., 3.])
     """
-    A, squarings = _check._real_array("A", A), _check.integer("squarings", squarings, 1, 60)
+    A, squarings = validate.real_array("A", A), validate.integer("squarings", squarings, 1, 60)
     if A.ndim < 2 or A.shape[-1] != A.shape[-2] or A.size == 0 or not np.all(np.isfinite(A)):
         raise ValueError(f"A must be a non-empty finite square matrix (or a stack of them), got shape {A.shape}")
-    _check.size("A", squarings * A.size * A.shape[-1], 10 * WORK_LIMIT, "squarings·matrices·n³")
+    validate.size("A", squarings * A.size * A.shape[-1], 10 * WORK_LIMIT, "squarings·matrices·n³")
     M, log_norm, zero = A, np.zeros(A.shape[:-2]), np.zeros(A.shape[:-2], dtype=bool)
     for step in range(squarings + 1):  # invariant: A^(2^step) = exp(log_norm) · M, ‖M‖ = 1
         if step:
@@ -238,7 +238,7 @@ def gelfand_radius(A, squarings: int = GELFAND_SQUARINGS):
     return float(radius) if A.ndim == 2 else radius
 
 
-def _eigen_radius(A: np.ndarray) -> float:
+def eigen_radius(A: np.ndarray) -> float:
     """max |λ| of ``A``, LAPACK's eigenpair refined by three Newton steps whose residual
     ``A v − λ v`` is computed in extended precision (``numpy.longdouble``): the reference that
     Gelfand's radius is compared with, to about 10⁻¹⁸ where ``longdouble`` has 64 bits
@@ -258,13 +258,13 @@ def _eigen_radius(A: np.ndarray) -> float:
 # --- factor 2, and the gradient: forward and backward --------------------------------------------
 
 
-def _tanh_prime(a: np.ndarray) -> np.ndarray:
+def tanh_prime(a: np.ndarray) -> np.ndarray:
     """``tanh′(a) = sech²(a) = 4e^{-2|a|}/(1 + e^{-2|a|})²``: never overflows, nor rounds to 0 as ``1 - tanh²``."""
     e = np.exp(-2.0 * np.abs(a))
     return 4.0 * e / (1.0 + e) ** 2
 
 
-def _forward(W_hh: np.ndarray, W_xh: np.ndarray, x: np.ndarray) -> np.ndarray:
+def forward(W_hh: np.ndarray, W_xh: np.ndarray, x: np.ndarray) -> np.ndarray:
     """The pre-activations ``a_t = W_hh h_{t-1} + W_xh x_t`` (``h_t = tanh(a_t)``, ``h_0 = 0``), (..., T, d)."""
     drive = x @ np.swapaxes(W_xh, -1, -2)  # W_xh x_t for every t at once
     a = np.empty(np.broadcast_shapes(W_hh.shape[:-2], drive.shape[:-2]) + drive.shape[-2:])
@@ -275,7 +275,7 @@ def _forward(W_hh: np.ndarray, W_xh: np.ndarray, x: np.ndarray) -> np.ndarray:
     return a
 
 
-def _backprop(W_hh: np.ndarray, tp: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def backprop(W_hh: np.ndarray, tp: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``∂L/∂h_{T-k} = W_hhᵀ diag(tp_{T-k+1}) ∂L/∂h_{T-k+1}`` from ``u``, ``tp = tanh′(a)``: directions, log norms."""
     T = tp.shape[-2]
     g = np.broadcast_to(u, tp.shape[:-2] + u.shape[-1:]).copy()
@@ -306,7 +306,7 @@ def slope(log_norms) -> np.ndarray:
         The slope of each row, per step back (natural log); ``-inf`` where a row holds ``-inf``
         (the gradient vanished exactly on the way).
     """
-    log_norms = _check._real_array("log_norms", log_norms)
+    log_norms = validate.real_array("log_norms", log_norms)
     if log_norms.ndim < 1 or log_norms.shape[-1] < 2 or np.any(np.isnan(log_norms) | (log_norms == np.inf)):
         raise ValueError(
             f"log_norms must hold at least two values per row, none NaN or +inf, got shape {log_norms.shape}"
@@ -339,7 +339,7 @@ def threshold(T: int = T) -> float:
     >>> round(threshold(40), 4)
     0.0576
     """
-    return float(np.log(EXPLODE_FACTOR) / _check.integer("T", T, 2, 10_000))
+    return float(np.log(EXPLODE_FACTOR) / validate.integer("T", T, 2, 10_000))
 
 
 def verdict(slope, T: int = T):
@@ -361,7 +361,7 @@ def verdict(slope, T: int = T):
     >>> verdict(0.06), verdict(0.05), verdict(-0.06), verdict(-0.0575, T=40)
     ('explota', 'es manté', 's’esvaeix', 'es manté')
     """
-    theta, y = threshold(T), _check._real_array("slope", slope)
+    theta, y = threshold(T), validate.real_array("slope", slope)
     if np.any(np.isnan(y)):
         raise ValueError("slope must not be NaN")
     words = np.asarray(VERDICTS)[np.where(y > theta, 2, np.where(y < -theta, 0, 1))]
@@ -472,8 +472,8 @@ def _run(dr: Draw, w_scale, input_scale: float) -> RNNGradient:
     """Forward, backward and the numbers, for every network of ``dr`` at the scales ``w_scale``."""
     s = np.asarray(w_scale, dtype=np.float64)
     W_hh = s[..., None, None] * dr.W0
-    tp = _tanh_prime(_forward(W_hh, input_scale * dr.U0, dr.x))
-    _, log_norms = _backprop(W_hh, tp, dr.u)
+    tp = tanh_prime(forward(W_hh, input_scale * dr.U0, dr.x))
+    _, log_norms = backprop(W_hh, tp, dr.u)
     numbers = {
         "spectral_radius": s * gelfand_radius(dr.W0),
         "spectral_norm": s * np.linalg.norm(dr.W0, 2, axis=(-2, -1)),
@@ -482,8 +482,8 @@ def _run(dr: Draw, w_scale, input_scale: float) -> RNNGradient:
         "log_grad_norms": log_norms,
         "measured_slope": slope(log_norms),
     }
-    frozen = {k: float(v) if np.ndim(v) == 0 else _check.frozen(v) for k, v in numbers.items()}
-    return RNNGradient(dr, w_scale if s.ndim == 0 else _check.frozen(s), input_scale, **frozen)
+    frozen = {k: float(v) if np.ndim(v) == 0 else validate.frozen(v) for k, v in numbers.items()}
+    return RNNGradient(dr, w_scale if s.ndim == 0 else validate.frozen(s), input_scale, **frozen)
 
 
 @memo
@@ -510,8 +510,8 @@ def simulate(
     RNNGradient
         The readout (immutable, remembered).
     """
-    w_scale = _check.real("w_scale", w_scale, MIN_SCALE, MAX_SCALE)
-    input_scale = _check.real("input_scale", input_scale, 0.0, MAX_SCALE)
+    w_scale = validate.real("w_scale", w_scale, MIN_SCALE, MAX_SCALE)
+    input_scale = validate.real("input_scale", input_scale, 0.0, MAX_SCALE)
     return _run(draw(d, T, seed), w_scale, input_scale)
 
 
@@ -538,12 +538,12 @@ def sweep(input_scale: float = INPUT_SCALE, seeds=(0,), scales=SWEEP_SCALES, d: 
         The readout of every network: numbers of shape (len(seeds), len(scales)) (immutable;
         remembered when seeds and scales are hashable).
     """
-    input_scale = _check.real("input_scale", input_scale, 0.0, MAX_SCALE)
-    scales = _check.array("scales", scales, ndim=1)
+    input_scale = validate.real("input_scale", input_scale, 0.0, MAX_SCALE)
+    scales = validate.array("scales", scales, ndim=1)
     if scales.size > 1000 or np.any(scales < MIN_SCALE) or np.any(scales > MAX_SCALE):
         raise ValueError(f"scales must hold 1 to 1000 values in [{MIN_SCALE}, {MAX_SCALE}], got {scales.size} values")
-    seeds = _check.seeds("seeds", seeds, MAX_BATCH)
-    d, T = _check.integer("d", d, 1, 512), _check.integer("T", T, 2, 10_000)
+    seeds = validate.seeds("seeds", seeds, MAX_BATCH)
+    d, T = validate.integer("d", d, 1, 512), validate.integer("T", T, 2, 10_000)
     _fits("seeds, scales, d and T", len(seeds) * scales.size, T, d)
     dr = draws(seeds, d, T)
     return _run(Draw(*(a[:, None] for a in (dr.W0, dr.U0, dr.x, dr.u))), scales, input_scale)
@@ -552,7 +552,7 @@ def sweep(input_scale: float = INPUT_SCALE, seeds=(0,), scales=SWEEP_SCALES, d: 
 # --- the page's seed ----------------------------------------------------------------------------
 
 
-def _narrative(seeds: tuple) -> dict[str, np.ndarray]:
+def narrative_statements(seeds: tuple) -> dict[str, np.ndarray]:
     """The page's three statements, as its sentences say them, for each seed of ``seeds``
     (counted by ``rnn_gradient_seeds.robustness``)."""
     default, sat, small = (sweep(x, seeds, (w,)) for w, x in SETTINGS.values())

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _check
 from . import rnn_gradient as w1
+from . import validate
 from .common import N_SEEDS, memo
 
 __all__ = ["MAX_SEEDS", "FlipStats", "Robustness", "explosions", "robustness"]
@@ -43,7 +43,7 @@ def explosions(sw: w1.RNNGradient) -> tuple[np.ndarray, np.ndarray]:
         The radius where it starts and the radius where it stops, NaN where there is none; the
         first radius of the sweep where it explodes from the start.
     """
-    _check.instance("sw", sw, w1.RNNGradient)
+    validate.instance("sw", sw, w1.RNNGradient)
     radii, y = np.broadcast_arrays(sw.spectral_radius, sw.measured_slope)
     if y.ndim != 2:
         raise ValueError(f"sw must be a sweep, with numbers of shape (seeds, scales), got shape {y.shape}")
@@ -111,11 +111,11 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
     Robustness
         The shares of the seeds where each statement holds (immutable, remembered).
     """
-    seeds = tuple(range(_check.integer("n_seeds", n_seeds, 1, MAX_SEEDS)))
+    seeds = tuple(range(validate.integer("n_seeds", n_seeds, 1, MAX_SEEDS)))
     runs = {name: w1.sweep(x, seeds, (w,)) for name, (w, x) in w1.SETTINGS.items()}  # as the seed rule runs them
     default, small = runs["default"], runs["small_input"]
     small_default = w1.sweep(w1.SMALL_INPUT[1], seeds, (w1.W_SCALE,))
-    story = w1._narrative(seeds)
+    story = w1.narrative_statements(seeds)
     author = w1.sweep(w1.AUTHOR_SMALL_INPUT, seeds, (w1.SMALL_INPUT[0],))
     radii_at_2 = runs["saturating"].spectral_radius  # ρ(2·W0)
     return Robustness(

@@ -66,11 +66,11 @@ from types import MappingProxyType
 
 import numpy as np
 
-from . import _check
 from . import seq2seq_net as net
+from . import validate
 from .common import memo
 from .seq2seq_net import H
-from .seq2seq_task import CAP, MAX_LENGTH, V, _data, _streams
+from .seq2seq_task import CAP, MAX_LENGTH, V, streams, task_strings
 
 __all__ = ["ARMS", "CAP", "CHECKPOINTS", "LENGTHS", "SEEDS", "STEPS", "Trained", "train"]
 
@@ -89,7 +89,7 @@ HYPER = np.array([LEARNING_RATE, *BETAS, CLIP, 1e-8])  # what net.train_steps re
 # --- the parameters: drawn per model, one flat vector each ------------------------------------------------
 
 
-def _init(rng: np.random.Generator, attention: bool) -> np.ndarray:
+def init(rng: np.random.Generator, attention: bool) -> np.ndarray:
     """θ: weights N(0, 1/fan-in), embeddings N(0, 1), biases 0 but the forget gates' (1); a model
     without attention keeps zeros in the attention's blocks, and never reads them."""
 
@@ -110,23 +110,23 @@ def _params(theta: np.ndarray, attention: bool) -> MappingProxyType:
     """θ as named, read-only arrays (the attention's only for a model that attends)."""
     names = net.BLOCKS if attention else net.BLOCKS[: -len(net.ATTENTION)]
     return MappingProxyType(
-        {k: _check.frozen(theta[net.AT[i] : net.AT[i + 1]].reshape(net.SHAPES[k])) for i, k in enumerate(names)}
+        {k: validate.frozen(theta[net.AT[i] : net.AT[i + 1]].reshape(net.SHAPES[k])) for i, k in enumerate(names)}
     )
 
 
-def _theta(params) -> np.ndarray:
+def flat_theta(params) -> np.ndarray:
     """The flat θ of named parameters (zeros for the attention's, if absent)."""
     return np.concatenate(
         [np.asarray(params[k]).ravel() if k in params else np.zeros(net.SHAPES[k]).ravel() for k in net.BLOCKS]
     )
 
 
-def _source(arm: str, strings: np.ndarray) -> np.ndarray:
+def encoder_input(arm: str, strings: np.ndarray) -> np.ndarray:
     """What the encoder reads: the string, reversed in the reversed arm."""
     return np.ascontiguousarray(strings[..., ::-1]) if arm == "reversed" else strings
 
 
-def _decoder_inputs(targets: np.ndarray, go: int = V) -> np.ndarray:
+def decoder_inputs(targets: np.ndarray, go: int = V) -> np.ndarray:
     """Teacher forcing: GO, then the target shifted one step right (along the last axis)."""
     return np.concatenate([np.full((*targets.shape[:-1], 1), go, targets.dtype), targets[..., :-1]], axis=-1)
 
@@ -166,9 +166,9 @@ def _unpickled(*values) -> Trained:
     """A pickled :class:`Trained` again, read-only as it was."""
     return Trained(
         *(
-            MappingProxyType({k: _check.frozen(a) for k, a in v.items()})
+            MappingProxyType({k: validate.frozen(a) for k, a in v.items()})
             if isinstance(v, dict)
-            else _check.frozen(v, v.dtype)
+            else validate.frozen(v, v.dtype)
             if isinstance(v, np.ndarray)
             else v
             for v in values
@@ -178,23 +178,23 @@ def _unpickled(*values) -> Trained:
 
 def _measure(theta: np.ndarray, attention: bool, source: np.ndarray, test: np.ndarray):
     """Greedy and teacher-forced copies of the held-out strings: right (N, L) each, and the loss."""
-    inputs, alpha = _decoder_inputs(test), np.empty((0, 0, 0))
+    inputs, alpha = decoder_inputs(test), np.empty((0, 0, 0))
     greedy, _ = net.predict(theta, attention, source, inputs, test, True, alpha)
     forced, loss = net.predict(theta, attention, source, inputs, test, False, alpha)
     return greedy == test, forced == test, loss
 
 
-def _train_many(runs: tuple, length: int, steps: int, until_flat: bool = False) -> tuple[Trained, ...]:
+def train_many(runs: tuple, length: int, steps: int, until_flat: bool = False) -> tuple[Trained, ...]:
     """Train the models ``runs`` = ((arm, seed), …) side by side, each on its seed's stream, and copy the
     held-out strings at every checkpoint up to ``steps``; with ``until_flat``, a model stops where its
     accuracy no longer improves (the module's docstring).  Nothing mixes the models."""
     attending = np.array([arm == "attention" for arm, _ in runs])
-    thetas = np.stack([_init(_streams(seed)[0], arm == "attention") for arm, seed in runs])
+    thetas = np.stack([init(streams(seed)[0], arm == "attention") for arm, seed in runs])
     firsts, seconds, powers = np.zeros_like(thetas), np.zeros_like(thetas), np.ones((len(runs), 2))
-    drawn = {seed: _data(length, seed) for seed in {seed for _, seed in runs}}  # the arms of a seed share it
+    drawn = {seed: task_strings(length, seed) for seed in {seed for _, seed in runs}}  # the arms of a seed share it
     data = [drawn[seed] for _, seed in runs]
     train = [strings[:steps] for strings, _ in data]
-    tests = [(test, _source(arm, test)) for (arm, _), (_, test) in zip(runs, data)]
+    tests = [(test, encoder_input(arm, test)) for (arm, _), (_, test) in zip(runs, data)]
     losses, active = np.full((steps, len(runs)), np.nan), np.ones(len(runs), bool)
     kept = CHECKPOINTS if until_flat else (STEPS,)  # a long training's curve; a short one, its budget and end
     marks = [n for n in kept if n < steps] + [steps]
@@ -202,15 +202,15 @@ def _train_many(runs: tuple, length: int, steps: int, until_flat: bool = False) 
     for mark in marks:
         part = slice(done, mark)
         targets = np.stack([t[part] for t in train], axis=1)  # (steps, M, B, L)
-        sources = np.stack([_source(arm, t[part]) for (arm, _), t in zip(runs, train)], axis=1)
-        net.train_steps(thetas, firsts, seconds, powers, attending, active, sources, _decoder_inputs(targets),
+        sources = np.stack([encoder_input(arm, t[part]) for (arm, _), t in zip(runs, train)], axis=1)
+        net.train_steps(thetas, firsts, seconds, powers, attending, active, sources, decoder_inputs(targets),
                         targets, HYPER, losses[part])  # fmt: skip
         done = mark
         if mark == STEPS:
             budget = [theta.copy() for theta in thetas]
         for q in np.flatnonzero(active):
             seen[q].append((mark, *_measure(thetas[q], attending[q], tests[q][1], tests[q][0])))
-            if until_flat and mark >= 2 * STEPS and _flat(seen[q]):
+            if until_flat and mark >= 2 * STEPS and flat(seen[q]):
                 active[q] = False
         if not active.any():
             break
@@ -222,7 +222,7 @@ def _train_many(runs: tuple, length: int, steps: int, until_flat: bool = False) 
     )
 
 
-def _flat(seen: list) -> bool:
+def flat(seen: list) -> bool:
     """Whether the accuracy gained less than GAIN since half the steps (if that was measured)."""
     by_steps = {mark: greedy.mean() for mark, greedy, *_ in seen}
     last = seen[-1][0]
@@ -241,21 +241,21 @@ def _trained(arm, length, seed, theta, budget, losses, seen, test) -> Trained:
         int(marks[-1]),
         _params(theta, arm == "attention"),
         _params(budget, arm == "attention"),
-        _check.frozen(losses[: marks[-1]]),
+        validate.frozen(losses[: marks[-1]]),
         float(greedy[-1].mean()),
-        _check.frozen(greedy[-1]),
-        _check.frozen(test, np.int64),
-        _check.frozen(marks, np.int64),
-        _check.frozen(greedy.mean(axis=1)),
-        _check.frozen(greedy),
-        _check.frozen(forced),
-        _check.frozen([loss for *_, loss in seen]),
+        validate.frozen(greedy[-1]),
+        validate.frozen(test, np.int64),
+        validate.frozen(marks, np.int64),
+        validate.frozen(greedy.mean(axis=1)),
+        validate.frozen(greedy),
+        validate.frozen(forced),
+        validate.frozen([loss for *_, loss in seen]),
     )
 
 
-def _arm(name: str, value) -> str:
+def checked_arm(name: str, value) -> str:
     """An arm's name, validated."""
-    if _check.text(name, value) not in ARMS:
+    if validate.text(name, value) not in ARMS:
         raise ValueError(f"{name} must be one of {', '.join(ARMS)}, got {value!r}")
     return value
 
@@ -282,14 +282,14 @@ def train(arm: str, length: int, seed: int = 0, steps: int = STEPS) -> Trained:
         and at each checkpoint.
     """
     return _train_one(
-        _arm("arm", arm),
-        _check.integer("length", length, 4, MAX_LENGTH),
-        _check.integer("seed", seed, 0, _check.SEED_MAX),
-        _check.integer("steps", steps, 1, CAP),
+        checked_arm("arm", arm),
+        validate.integer("length", length, 4, MAX_LENGTH),
+        validate.integer("seed", seed, 0, validate.SEED_MAX),
+        validate.integer("steps", steps, 1, CAP),
     )
 
 
 @memo
 def _train_one(arm: str, length: int, seed: int, steps: int) -> Trained:
     """One model, trained alone (a stack of one)."""
-    return _train_many(((arm, seed),), length, steps)[0]
+    return train_many(((arm, seed),), length, steps)[0]

@@ -25,10 +25,22 @@ from functools import cache
 
 import numpy as np
 
-from . import _check, portable
+from . import portable, validate
 from . import seq2seq_net as net
 from .common import memo, stored
-from .seq2seq import ARMS, CAP, LENGTHS, SEEDS, STEPS, Trained, _arm, _decoder_inputs, _source, _theta, _train_many
+from .seq2seq import (
+    ARMS,
+    CAP,
+    LENGTHS,
+    SEEDS,
+    STEPS,
+    Trained,
+    checked_arm,
+    decoder_inputs,
+    encoder_input,
+    flat_theta,
+    train_many,
+)
 from .seq2seq_task import MAX_LENGTH, V
 
 __all__ = [
@@ -70,13 +82,15 @@ def attention_weights(trained: Trained, index: int = 0) -> Alignment:
     Alignment
         The string, the model's greedy output and α (immutable).
     """
-    _check.instance("trained", trained, Trained)
+    validate.instance("trained", trained, Trained)
     if trained.arm != "attention":
         raise ValueError(f"trained must be a model of the attention arm, got the {trained.arm} arm")
-    string = trained.test[_check.integer("index", index, 0, len(trained.test) - 1)][None].astype(np.int8)
+    string = trained.test[validate.integer("index", index, 0, len(trained.test) - 1)][None].astype(np.int8)
     alpha = np.empty((1, trained.length, trained.length))
-    output, _ = net.predict(_theta(trained.params), True, string, _decoder_inputs(string), string, True, alpha)
-    return Alignment(_check.frozen(string[0], np.int64), _check.frozen(output[0], np.int64), _check.frozen(alpha[0]))
+    output, _ = net.predict(flat_theta(trained.params), True, string, decoder_inputs(string), string, True, alpha)
+    return Alignment(
+        validate.frozen(string[0], np.int64), validate.frozen(output[0], np.int64), validate.frozen(alpha[0])
+    )
 
 
 def encode(trained: Trained, string) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -95,18 +109,18 @@ def encode(trained: Trained, string) -> tuple[np.ndarray, np.ndarray, np.ndarray
         The states h_1 … h_L (L, H), in the order the encoder read them, and the last one's (h_L, c_L),
         the decoder's first state and cell (read-only).
     """
-    _check.instance("trained", trained, Trained)
+    validate.instance("trained", trained, Trained)
     string = np.asarray(string)
     if string.ndim != 1 or not np.issubdtype(string.dtype, np.integer) or not 4 <= string.size <= MAX_LENGTH:
         raise ValueError(f"string must be 4 … {MAX_LENGTH} symbols (integers), got {string!r}")
     if string.min() < 0 or string.max() >= V:
         raise ValueError(f"string must hold symbols 0 … {V - 1}, got {string.tolist()}")
-    source = _source(trained.arm, string[None].astype(np.int8))
-    theta, trace = _theta(trained.params), net.new_trace(string.size, 1)
+    source = encoder_input(trained.arm, string[None].astype(np.int8))
+    theta, trace = flat_theta(trained.params), net.new_trace(string.size, 1)
     in_table, out_table = net.tables(theta)
     net.forward(theta, False, in_table, out_table, source[0], np.array([V], np.int8), False, trace)
     h, c = trace[0], trace[1]
-    return _check.frozen(h[1:]), _check.frozen(h[-1]), _check.frozen(c[-1])
+    return validate.frozen(h[1:]), validate.frozen(h[-1]), validate.frozen(c[-1])
 
 
 @dataclass(frozen=True)
@@ -133,13 +147,13 @@ def path_gradients(trained: Trained, n_strings: int = 64) -> PathGradients:
     PathGradients
         The mean gradient norms and, for each pair (t, j), the path length along the recurrence (immutable).
     """
-    _check.instance("trained", trained, Trained)
-    n, L = _check.integer("n_strings", n_strings, 1, len(trained.test)), trained.length
+    validate.instance("trained", trained, Trained)
+    n, L = validate.integer("n_strings", n_strings, 1, len(trained.test)), trained.length
     strings = np.repeat(trained.test[:n], L, axis=0).astype(np.int8)  # copy t back-propagates ℓ_t alone
-    theta, grad, d_pre = _theta(trained.params), np.empty(net.SIZE), np.empty((n * L, L, net.G))
+    theta, grad, d_pre = flat_theta(trained.params), np.empty(net.SIZE), np.empty((n * L, L, net.G))
     weights = (np.arange(L) == np.arange(n * L)[:, None] % L).astype(np.float64)
-    net.gradient(theta, trained.arm == "attention", _source(trained.arm, strings), _decoder_inputs(strings), strings,
-                 weights, grad, d_pre)  # fmt: skip
+    source = encoder_input(trained.arm, strings)
+    net.gradient(theta, trained.arm == "attention", source, decoder_inputs(strings), strings, weights, grad, d_pre)
     d_x = portable.matmul(d_pre, np.ascontiguousarray(trained.params["W_enc"].T))  # ∂ℓ/∂x = ∂ℓ/∂(x W) Wᵀ
     norms = np.sqrt((d_x * d_x).sum(axis=-1)).reshape(n, L, L).sum(axis=0) / n
     t, j = np.arange(1, L + 1)[:, None], np.arange(1, L + 1)[None, :]
@@ -148,10 +162,10 @@ def path_gradients(trained: Trained, n_strings: int = 64) -> PathGradients:
         norms = norms[:, ::-1]
     return PathGradients(
         trained.arm,
-        _check.frozen(norms),
-        _check.frozen(L - read + t, np.int64),
-        _check.frozen(abs(t - j), np.int64),
-        _check.frozen(norms / norms.sum(axis=1, keepdims=True)),
+        validate.frozen(norms),
+        validate.frozen(L - read + t, np.int64),
+        validate.frozen(abs(t - j), np.int64),
+        validate.frozen(norms / norms.sum(axis=1, keepdims=True)),
     )
 
 
@@ -175,7 +189,7 @@ class Sweep:
 def _stack(arms: tuple, seeds: tuple, length: int, steps: int, until_flat: bool) -> tuple[Trained, ...]:
     """Every arm and seed at one length, side by side (kept on disk: a page, its tests and the command
     line train it once per version of the package)."""
-    return _train_many(tuple((a, s) for a in arms for s in seeds), length, steps, until_flat)
+    return train_many(tuple((a, s) for a in arms for s in seeds), length, steps, until_flat)
 
 
 def _gathered(arms, lengths, seeds, stacks) -> Sweep:
@@ -183,7 +197,7 @@ def _gathered(arms, lengths, seeds, stacks) -> Sweep:
     trained = {(m.arm, n, m.seed): m for n, stack in zip(lengths, stacks) for m in stack}
     models = tuple(tuple(tuple(trained[a, n, s] for s in seeds) for n in lengths) for a in arms)
     accuracy = [[[m.accuracy for m in row] for row in arm] for arm in models]
-    return Sweep(arms, lengths, seeds, _check.frozen(accuracy), models)
+    return Sweep(arms, lengths, seeds, validate.frozen(accuracy), models)
 
 
 def sweep(arms=ARMS, lengths=LENGTHS, seeds=SEEDS, steps: int = STEPS, until_flat: bool = False) -> Sweep:
@@ -207,12 +221,12 @@ def sweep(arms=ARMS, lengths=LENGTHS, seeds=SEEDS, steps: int = STEPS, until_fla
     Sweep
         Accuracies (arms, lengths, seeds) and every trained model (immutable, remembered).
     """
-    arms = tuple(_arm(f"arms[{i}]", a) for i, a in enumerate(_check.count("arms", arms, len(ARMS))))
+    arms = tuple(checked_arm(f"arms[{i}]", a) for i, a in enumerate(validate.count("arms", arms, len(ARMS))))
     lengths = tuple(
-        _check.integer(f"lengths[{i}]", n, 4, MAX_LENGTH) for i, n in enumerate(_check.count("lengths", lengths, 8))
+        validate.integer(f"lengths[{i}]", n, 4, MAX_LENGTH) for i, n in enumerate(validate.count("lengths", lengths, 8))
     )
-    seeds, steps = tuple(_check.seeds("seeds", seeds, 10)), _check.integer("steps", steps, 1, CAP)
-    return _swept(arms, lengths, seeds, steps, _check.flag("until_flat", until_flat))
+    seeds, steps = tuple(validate.seeds("seeds", seeds, 10)), validate.integer("steps", steps, 1, CAP)
+    return _swept(arms, lengths, seeds, steps, validate.flag("until_flat", until_flat))
 
 
 @memo
@@ -236,7 +250,7 @@ def at_budget(trained: Trained, steps: int = STEPS) -> Trained:
     Trained
         The training cut at ``steps`` (immutable).
     """
-    _check.instance("trained", trained, Trained)
+    validate.instance("trained", trained, Trained)
     if steps not in trained.checkpoints:
         raise ValueError(f"steps must be one of the training's checkpoints {trained.checkpoints.tolist()}, got {steps}")
     if steps == trained.steps:
@@ -262,16 +276,16 @@ def at_budget(trained: Trained, steps: int = STEPS) -> Trained:
 # --- what a page measures on the sweep (private: the page of widget 4b calls them) -----------------
 
 
-def _page_long() -> Sweep:
+def page_long() -> Sweep:
     """The page's long budget: every arm and seed at LONG_LENGTHS, until each stops improving."""
     return sweep(lengths=LONG_LENGTHS, steps=CAP, until_flat=True)
 
 
 @cache
-def _page_sweep() -> Sweep:
+def page_sweep() -> Sweep:
     """The page's small budget, every arm, length and seed after STEPS steps: where the page trains long,
     the long training's first STEPS steps."""
-    long = _page_long()
+    long = page_long()
     stacks = [
         tuple(at_budget(long.model(a, n, s)) for a in ARMS for s in SEEDS)
         if n in LONG_LENGTHS
@@ -281,18 +295,18 @@ def _page_sweep() -> Sweep:
     return _gathered(ARMS, LENGTHS, SEEDS, stacks)
 
 
-def _accuracy(arm: str) -> np.ndarray:
+def arm_accuracy(arm: str) -> np.ndarray:
     """(lengths, seeds) accuracy of one arm."""
-    sw = _page_sweep()
+    sw = page_sweep()
     return sw.accuracy[sw.arms.index(arm)]
 
 
 def _models(arm: str, length: int) -> list[Trained]:
-    sw = _page_sweep()
+    sw = page_sweep()
     return [sw.model(arm, length, seed) for seed in sw.seeds]
 
 
-def _beats_from(gap: np.ndarray, lengths, margin: float) -> int:
+def beats_from(gap: np.ndarray, lengths, margin: float) -> int:
     """The first length from which attention beats the bottleneck by ``margin`` at every longer one (0: none)."""
     beats = gap > margin
     later = [i for i in range(len(lengths)) if beats[i:].all()]
@@ -303,49 +317,49 @@ def _beats_from(gap: np.ndarray, lengths, margin: float) -> int:
 def _weights(length: int, seed: int, n: int) -> np.ndarray:
     """α of the attention model of ``length`` and ``seed`` on the first ``n`` held-out strings, (n, L, L):
     the page's trainings at its lengths, others trained when asked."""
-    trained = _page_sweep() if length in LENGTHS and seed in SEEDS else sweep(lengths=(length,), seeds=(seed,))
+    trained = page_sweep() if length in LENGTHS and seed in SEEDS else sweep(lengths=(length,), seeds=(seed,))
     model = trained.model("attention", length, seed)
     return np.stack([attention_weights(model, i).alpha for i in range(n)])
 
 
-def _alignment(length: int, seed: int, n: int) -> np.ndarray:
+def alignment(length: int, seed: int, n: int) -> np.ndarray:
     """The mean α over those strings, (L, L)."""
     return _weights(length, seed, n).mean(axis=0)
 
 
-def _aligned_share(length: int, seed: int, n: int) -> float:
+def aligned_row_share(length: int, seed: int, n: int) -> float:
     """Share of those rows of α whose heaviest weight is on position t, the one the output copies."""
     return float(np.mean(_weights(length, seed, n).argmax(axis=2) == np.arange(length)))
 
 
 @cache
-def _paths(arm: str, seed: int, n: int) -> PathGradients:
+def paths(arm: str, seed: int, n: int) -> PathGradients:
     """The gradients' paths of one model at the longest length, over ``n`` held-out strings."""
-    return path_gradients(_page_sweep().model(arm, max(LENGTHS), seed), n_strings=n)
+    return path_gradients(page_sweep().model(arm, max(LENGTHS), seed), n_strings=n)
 
 
-def _own_share(arm: str, seed: int, n: int) -> float:
+def own_share(arm: str, seed: int, n: int) -> float:
     """Mean share of ‖∂ℓ_t/∂x‖ that goes to the input x_t the output copies."""
-    return float(np.diag(_paths(arm, seed, n).share).mean())
+    return float(np.diag(paths(arm, seed, n).share).mean())
 
 
-def _share_by_offset(arm: str, n: int) -> np.ndarray:
+def share_by_offset(arm: str, n: int) -> np.ndarray:
     """Mean share of the gradient of ℓ_t that goes to x_j, by |t − j| (averaged over seeds)."""
     length = max(LENGTHS)
     out = np.zeros(length)
-    for seed in _page_sweep().seeds:
-        p = _paths(arm, seed, n)
+    for seed in page_sweep().seeds:
+        p = paths(arm, seed, n)
         out += [p.share[p.offset == k].mean() for k in range(length)]
-    return out / len(_page_sweep().seeds)
+    return out / len(page_sweep().seeds)
 
 
-def _ends(arm: str, n_first: int) -> tuple[np.ndarray, np.ndarray]:
+def end_accuracies(arm: str, n_first: int) -> tuple[np.ndarray, np.ndarray]:
     """Each seed's accuracy over the first and over the last ``n_first`` output positions, longest length."""
     accuracy = np.array([m.position_accuracy for m in _models(arm, max(LENGTHS))])
     return accuracy[:, :n_first].mean(axis=1), accuracy[:, -n_first:].mean(axis=1)
 
 
-def _position_gain(n_first: int) -> tuple[np.ndarray, np.ndarray]:
+def position_gain(n_first: int) -> tuple[np.ndarray, np.ndarray]:
     """What reversing gains over the bottleneck at the first and the last positions, each seed's."""
-    (rf, rl), (bf, bl) = _ends("reversed", n_first), _ends("bottleneck", n_first)
+    (rf, rl), (bf, bl) = end_accuracies("reversed", n_first), end_accuracies("bottleneck", n_first)
     return rf - bf, rl - bl

@@ -1,12 +1,18 @@
-"""The widgets' public API is discoverable: each module says what it exports (``__all__``),
-and every exported function documents each of its parameters (numpydoc's "Parameters")."""
+"""The widgets' public API is discoverable: each module says what a reader meets (``__all__``),
+every exported function documents each of its parameters (numpydoc's "Parameters"), a helper
+that other modules call has no underscore and a docstring, and an underscore means "used in
+this module only"."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
+import pkgutil
 import pydoc
 import re
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -52,7 +58,77 @@ def test_all_lists_exactly_the_public_names(name):
     assert len(exported) == len(set(exported)), f"{name}.__all__ repeats a name"
     assert [n for n in exported if not hasattr(module, n)] == [], f"{name}.__all__ names what is not there"
     assert [n for n in exported if n.startswith("_")] == []
-    assert sorted(defined_here(module) - set(exported)) == [], f"{name}.__all__ leaves out public names"
+
+
+@pytest.mark.parametrize("name", [m.name for m in pkgutil.walk_packages(["chapter09"], "chapter09.")])
+def test_every_helper_without_an_underscore_says_what_it_is(name):
+    """Not in ``__all__`` but called from other modules: a one-line docstring at least."""
+    module = importlib.import_module(name)
+    silent = [n for n in defined_here(module) if not (inspect.getdoc(getattr(module, n)) or "").strip()]
+    assert silent == [], f"{name}: public helpers without a docstring: {silent}"
+
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = [
+    p
+    for d in ("chapter09", "_ext", "tools", "tests")
+    for p in (ROOT / d).rglob("*.py")
+    if "node_modules" not in p.parts
+]
+
+
+def module_name(path: Path) -> str:
+    """``chapter09.pages.cost`` for chapter09's files; the bare name for _ext/, tools/ and tests/ (on the path)."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    parts = parts if parts[0] == "chapter09" else parts[1:]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def private_uses(path: Path, known: set[str]) -> list[str]:
+    """Underscored names that ``path`` takes from another module of the project: ``from m import _x``,
+    ``import _m``, ``m._x`` (``known``: the project's module names)."""
+    tree, here, found = ast.parse(path.read_text(encoding="utf-8")), module_name(path), []
+    package = here.split(".") if path.name == "__init__.py" else here.split(".")[:-1]
+    aliases = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package[: len(package) - node.level + 1] + ([base] if base else []))
+            for alias in node.names:
+                if f"{base}.{alias.name}".strip(".") in known:
+                    aliases[alias.asname or alias.name] = f"{base}.{alias.name}".strip(".")
+                if re.match(r"_[^_]", alias.name) and (base in known or f"{base}.{alias.name}" in known):
+                    found.append(f"from {base} import {alias.name}")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in known:
+                    aliases[alias.asname or alias.name] = alias.name
+                if any(re.match(r"_[^_]", part) for part in alias.name.split(".")) and alias.name in known:
+                    found.append(f"import {alias.name}")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
+            if re.match(r"_[^_]", node.attr) and aliases[node.value.id] != here:
+                found.append(f"{aliases[node.value.id]}.{node.attr}")
+    return found
+
+
+def test_no_underscored_name_is_used_from_another_module():
+    known = {module_name(p) for p in SOURCES}
+    uses = {p.relative_to(ROOT).as_posix(): private_uses(p, known) for p in SOURCES}
+    assert {k: v for k, v in uses.items() if v} == {}
+
+
+def test_a_private_use_is_seen_in_each_form(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    (tmp_path / "chapter09").mkdir()
+    user = tmp_path / "chapter09" / "user.py"
+    user.write_text("from . import fmt\nfrom .fmt import _x, y\nfrom . import _m\nfmt._z(1)\nfmt.w\n")
+    assert private_uses(user, {"chapter09.fmt", "chapter09._m", "chapter09.user"}) == [
+        "from chapter09.fmt import _x",
+        "from chapter09 import _m",
+        "chapter09.fmt._z",
+    ]
 
 
 @pytest.mark.parametrize("name", MODULES)

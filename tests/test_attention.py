@@ -36,13 +36,13 @@ def test_span_limits():
     one_hot, uniform = np.eye(4), np.full((4, 4), 0.25)
     np.testing.assert_allclose(w4.effective_span(one_hot), 1.0)
     np.testing.assert_allclose(w4.effective_span(uniform), 4.0)
-    np.testing.assert_allclose(w4._participation(uniform), 4.0)
+    np.testing.assert_allclose(w4.participation_ratio(uniform), 4.0)
     assert w4.attend(temperature=1e-3).span.max() == pytest.approx(1.0, abs=1e-12)
     assert w4.attend(temperature=1e3).span.min() == pytest.approx(7.0, abs=1e-4)
 
 
 def test_span_grows_with_temperature_towards_n():
-    _taus, spans = w4._span_curve()
+    _taus, spans = w4.mean_span_curve()
     assert np.all(np.diff(spans) >= -1e-12) and spans[0] >= 1.0 and spans[-1] <= 7.0
 
 
@@ -80,7 +80,7 @@ def test_rows_do_not_depend_on_the_seed_and_split_into_exact_and_rounded():
         np.testing.assert_array_equal(
             w4.attend(temperature=tau, seed=0).alpha, w4.attend(temperature=tau, seed=7).alpha
         )
-    ulps = w4._row_sum_errors()
+    ulps = w4.row_sum_errors()
     values, counts = np.unique(ulps, return_counts=True)
     assert dict(zip(values.tolist(), counts.tolist())) == {0: 20, 1: 1, 2: 13, 3: 1} and len(ulps) == 5 * w4.N
 
@@ -97,13 +97,13 @@ def test_the_seeds_batch_is_the_seeds_one_by_one():
 
 def test_equal_states_put_the_context_outside_by_a_rounding():
     """In floating point the hull is not a theorem: with one state repeated, the context is the row sum."""
-    excess, off = w4._constant_states(1.0)
+    excess, off = w4.constant_states(1.0)
     assert excess == 2.0**-52 and off == 2.0**-52
-    assert w4._constant_states(1e-3) == (0.0, 0.0)  # one-hot rows sum to 1 exactly
+    assert w4.constant_states(1e-3) == (0.0, 0.0)  # one-hot rows sum to 1 exactly
 
 
 def test_underflow_gives_exact_zeros_but_never_negatives():
-    zeros, zeroed, kept, floor = w4._underflow(1e-3)
+    zeros, zeroed, kept, floor = w4.underflowed_weights(1e-3)
     a = w4.attend(temperature=1e-3)
     assert zeros == int((a.alpha == 0).sum()) == 30 and np.all(a.alpha >= 0)
     assert round(zeroed) == -800 < floor < round(kept) == -400
@@ -123,7 +123,7 @@ def test_exp_underflows_below_ln_of_half_the_smallest_float():
     ln_smallest = math.log(math.ulp(0.0))  # the threshold the page used to print: exp is far from 0 there
     assert ln_smallest == pytest.approx(-744.44, abs=0.005) and np.exp(np.nextafter(ln_smallest, -np.inf)) > 0
     assert np.exp(-745.0) > 0 and np.exp(-745.14) == 0.0
-    assert w4._underflow()[3] == floor
+    assert w4.underflowed_weights()[3] == floor
 
 
 def test_scaled_dot_product_is_a_temperature_and_depends_on_the_states():

@@ -121,16 +121,16 @@ def test_the_median_of_the_seeds_is_printed_as_computed():
 def test_one_precision_for_a_fraction_and_the_exact_value_once():
     """A fraction prints to three significant digits everywhere (prose, widget, figure, alt text);
     the exact 0,390625 % only in the author's corrected sentence (issue 23, item 4)."""
-    from chapter09.pages.bottleneck import _exact_fraction_text, _fraction_text, readout
+    from chapter09.pages.bottleneck import exact_fraction_text, fraction_text, readout
 
     nb = "\xa0"
     cases = {Fraction(1, 256): "0,391", Fraction(31, 256): "12,1", Fraction(1, 4): "25", Fraction(1): "100"}
-    assert {f: _fraction_text(f) for f in cases} == {f: t + nb + "%" for f, t in cases.items()}
-    assert _fraction_text(Fraction(1, 1024)) == "0,0977" + nb + "%"
-    assert _fraction_text(Fraction(1, 2**32)) == "2,33·10⁻⁸" + nb + "%"
-    assert _exact_fraction_text(Fraction(1, 256)) == "0,390625" + nb + "%"
+    assert {f: fraction_text(f) for f in cases} == {f: t + nb + "%" for f, t in cases.items()}
+    assert fraction_text(Fraction(1, 1024)) == "0,0977" + nb + "%"
+    assert fraction_text(Fraction(1, 2**32)) == "2,33·10⁻⁸" + nb + "%"
+    assert exact_fraction_text(Fraction(1, 256)) == "0,390625" + nb + "%"
     with pytest.raises(ValueError, match="^fraction must"):
-        _exact_fraction_text(Fraction(1, 3))
+        exact_fraction_text(Fraction(1, 3))
     n = readout().numbers
     assert n["w3_fraction"] == "0,391" + nb + "%" and n["w3_fraction_exact"] == "0,390625" + nb + "%"
     assert n["w3_tiny_recovered"] == "12,1" + nb + "%" and "0,391" in n["w3_fig_fraction_alt"]

@@ -11,9 +11,9 @@ from chapter09 import fmt
 
 @pytest.mark.parametrize("d", [1, 7, 64, 1024])
 def test_crossings_solved_exactly(d):
-    assert w5._crossings(d) == (0, 2 * d)
-    assert w5._attention_flops(2 * d, d) == w5._projection_flops(2 * d, d)
-    assert w5._crossings(d, "RNN") == (-d, 0)
+    assert w5.crossings(d) == (0, 2 * d)
+    assert w5.attention_product_flops(2 * d, d) == w5.projection_product_flops(2 * d, d)
+    assert w5.crossings(d, "RNN") == (-d, 0)
     for L in (1, d, 10 * d):  # no positive length where the RNN costs as much
         assert w5.transformer_flops(L, d) > w5.rnn_flops(L, d)
 
@@ -68,7 +68,7 @@ def test_recurrent_layers_and_where_the_transformer_stops_costing_more(d):
     for L in (1, 3, d, 2 * d, 5 * d):
         assert w5.rnn_flops(L, d) == w5.rnn_flops(L, d, "RNN") == 4 * L * d * d
         assert w5.rnn_flops(L, d, "GRU") == 12 * L * d * d and w5.rnn_flops(L, d, "LSTM") == 16 * L * d * d
-    assert w5._crossings(d, "GRU") == (0, d) and w5._crossings(d, "LSTM") == (0, 2 * d)
+    assert w5.crossings(d, "GRU") == (0, d) and w5.crossings(d, "LSTM") == (0, 2 * d)
     lstm = lambda L: w5.rnn_flops(L, d, "LSTM")  # noqa: E731
     assert w5.transformer_flops(2 * d, d) == lstm(2 * d)
     assert w5.transformer_flops(d, d) == w5.rnn_flops(d, d, "GRU")
@@ -80,16 +80,16 @@ def test_recurrent_layers_and_where_the_transformer_stops_costing_more(d):
 
 def test_page_values_for_lstm_gru_and_kaplan():
     assert w5.ratio(2048, 1024, "LSTM") == 1 and w5.ratio(2048, 1024, "GRU") == Fraction(4, 3)
-    assert w5._kaplan_ratio(2048, 1024) == 3  # the author's "tres vegades"
-    assert w5._kaplan_ratio(5, 3) == 2 + Fraction(5, 6)  # 2 + L/(2d)
+    assert w5.kaplan_ratio(2048, 1024) == 3  # the author's "tres vegades"
+    assert w5.kaplan_ratio(5, 3) == 2 + Fraction(5, 6)  # 2 + L/(2d)
 
 
 def test_generation_step_by_step():
     d = 1024
-    assert w5._decode_step_flops(2048, d) == 4 * w5.rnn_flops(1, d)
-    assert w5._decode_step_flops(131_072, d) == 130 * w5.rnn_flops(1, d)
-    assert w5._generation_flops(7, 5) == sum(w5._decode_step_flops(t, 5) for t in range(1, 8))
-    assert w5._generation_flops(2048, d) == 25_773_998_080 < w5.transformer_flops(2048, d)
+    assert w5.decode_step_flops(2048, d) == 4 * w5.rnn_flops(1, d)
+    assert w5.decode_step_flops(131_072, d) == 130 * w5.rnn_flops(1, d)
+    assert w5.generation_flops(7, 5) == sum(w5.decode_step_flops(t, 5) for t in range(1, 8))
+    assert w5.generation_flops(2048, d) == 25_773_998_080 < w5.transformer_flops(2048, d)
 
 
 def test_published_13b_and_grouped_queries():
@@ -168,22 +168,22 @@ def test_a_linear_recurrence_runs_in_log_steps(L):
 
     rng = np.random.default_rng(L)
     a, b = rng.uniform(-1, 1, L), rng.standard_normal(L)
-    h, rounds = w5._linear_scan(a, b)
+    h, rounds = w5.linear_scan(a, b)
     state, serial = 0.0, []
     for t in range(L):
         state = a[t] * state + b[t]
         serial.append(state)
     assert np.allclose(h, serial, rtol=1e-12, atol=1e-12)
-    assert rounds == w5._sequential_steps(L, "linear") == (0 if L == 1 else math.ceil(math.log2(L)))
-    assert w5._sequential_steps(L, "recurrent") == L and w5._sequential_steps(L, "attention") == 1
-    assert w5._path_length(L, "recurrent") == L - 1 and w5._path_length(L, "attention") == 1
+    assert rounds == w5.sequential_steps(L, "linear") == (0 if L == 1 else math.ceil(math.log2(L)))
+    assert w5.sequential_steps(L, "recurrent") == L and w5.sequential_steps(L, "attention") == 1
+    assert w5.path_length(L, "recurrent") == L - 1 and w5.path_length(L, "attention") == 1
 
 
 @pytest.mark.parametrize("cell", ["RNN", "GRU", "LSTM"])
 def test_half_of_a_recurrent_layer_is_on_the_inputs(cell):
     """W x_t for every gate: one product for all steps, half of the layer's FLOP."""
-    assert 2 * w5._input_flops(2048, 1024, cell) == w5.rnn_flops(2048, 1024, cell)
-    assert w5._input_flops(7, 3, cell) == 2 * (w5.RECURRENT_PRODUCTS[cell] // 2) * 7 * 9
+    assert 2 * w5.input_flops(2048, 1024, cell) == w5.rnn_flops(2048, 1024, cell)
+    assert w5.input_flops(7, 3, cell) == 2 * (w5.RECURRENT_PRODUCTS[cell] // 2) * 7 * 9
 
 
 def test_vaswani_count_without_projections_crosses_at_l_equal_d():
@@ -191,9 +191,9 @@ def test_vaswani_count_without_projections_crosses_at_l_equal_d():
     from chapter09.pages import cost as page
 
     d = 1024
-    assert page._attention_alone_below_rnn(d) == d
-    assert w5._attention_flops(d - 1, d) < w5.rnn_flops(d - 1, d)
-    assert w5._attention_flops(d + 1, d) > w5.rnn_flops(d + 1, d)
+    assert page.attention_alone_below_rnn(d) == d
+    assert w5.attention_product_flops(d - 1, d) < w5.rnn_flops(d - 1, d)
+    assert w5.attention_product_flops(d + 1, d) > w5.rnn_flops(d + 1, d)
     header, rows = page.readout().table("vaswani")
     assert len(header) == 5 and [r[3] for r in rows] == ["1", "2.048"] and [r[4] for r in rows] == ["1", "2.047"]
 

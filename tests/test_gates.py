@@ -69,14 +69,14 @@ def test_sigmoid_gates_pick_the_experts_of_the_softmax_router(seed):
     g = w7.gates(seed=seed)
     for k in range(1, g.channels + 1):
         kept_sigmoid = np.nonzero(w7.moe(g.a, g.b, k))[0]
-        kept_softmax, gates, weights = w7._router_weights(g.a, k)
+        kept_softmax, gates, weights = w7.router_weights(g.a, k)
         assert np.array_equal(kept_sigmoid, kept_softmax)
         assert weights.sum() == pytest.approx(1.0) and np.all(gates > 0) and np.all(gates < 1)
     assert g.same_experts
 
 
 def test_swish_minimum_is_a_plus_one():
-    a, low = w7._swish_minimum()
+    a, low = w7.swish_minimum()
     assert low == pytest.approx(a + 1, abs=1e-12)
     grid = np.linspace(-5, 5, 100_001)
     swish = grid * w7.reference(grid, np.ones_like(grid))  # a·σ(a)
@@ -105,16 +105,16 @@ def test_a_load_balancing_bias_above_the_margin_swaps_the_experts(seed):
     """DeepSeek-V3 adds a bias to the scores for the top-k alone: past the margin it changes the choice."""
     g = w7.gates(seed=seed)
     k = g.top_k
-    margin, leaves, enters = w7._selection_margin(g.a, k)
-    kept = w7._top(w7.reference(g.a, np.ones_like(g.a)), k)  # σ(a)'s top-k, the unbiased choice
+    margin, leaves, enters = w7.selection_margin(g.a, k)
+    kept = w7.top(w7.reference(g.a, np.ones_like(g.a)), k)  # σ(a)'s top-k, the unbiased choice
     assert margin >= 0 and leaves in kept and enters not in kept
-    assert np.array_equal(w7._biased_top(g.a, np.zeros_like(g.a), k), kept)
+    assert np.array_equal(w7.biased_top(g.a, np.zeros_like(g.a), k), kept)
     bias = np.zeros_like(g.a)
     bias[enters] = 1.001 * margin + 1e-12
-    swapped = w7._biased_top(g.a, bias, k)
+    swapped = w7.biased_top(g.a, bias, k)
     assert enters in swapped and leaves not in swapped and len(set(swapped) & set(kept)) == k - 1
     bias[enters] = 0.999 * margin
-    assert np.array_equal(w7._biased_top(g.a, bias, k), kept)
+    assert np.array_equal(w7.biased_top(g.a, bias, k), kept)
 
 
 @pytest.mark.parametrize("seed", range(30))

@@ -67,7 +67,7 @@ def test_the_gradient_is_the_product_of_the_gates_and_matches_finite_differences
 def test_the_slope_is_the_mean_of_ln_a_and_page_01s_gap_is_page_01s_string(numbers):
     from chapter09.pages import rnn_gradient as page01
 
-    slope, mean_log = page._slope(0)
+    slope, mean_log = page.measured_slope(0)
     assert abs(slope - mean_log) <= lr.STEPS * EPS * abs(mean_log)
     assert numbers["w8_slope"] == numbers["w8_mean_log_a"] == fmt.decimal(mean_log, 4)
     hand = page01.readout().numbers
@@ -79,7 +79,7 @@ def test_the_slope_is_the_mean_of_ln_a_and_page_01s_gap_is_page_01s_string(numbe
 
 
 def test_two_affine_steps_are_one_and_two_tanh_steps_are_not():
-    c = lr.compose(*page._steps(0))
+    c = lr.compose(*page.steps(0))
     assert c.affine <= 100 * EPS and c.tanh > page.TANH_FAR
     assert lr.compose(0.0, 1.0, 2.0, 0.5) == lr.Composition(0.0, 0.0)  # a constant first step
     small = lr.compose(1e-4, 0.0, 1.0, 0.0)  # tanh almost linear near 0: almost one step

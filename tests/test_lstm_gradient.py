@@ -34,9 +34,9 @@ def central_differences(loss, at, eps=1e-6):
 @pytest.mark.parametrize("forget, pinned", [(0.9, False), (0.95, True), (1.0, False), (0.5, False)])
 def test_cell_gradient_matches_central_finite_differences(forget, pinned):
     dr = w1.draw(T=15, seed=3)
-    W, U = w2._draw_weights([3], gate_scale=0.8)  # larger gates: the h path matters
-    p = w2._forward(W, U, dr.x[None], forget, pinned)
-    dc, dh, _ = (a[0] for a in w2._backward(U, p, dr.u[None], pinned))
+    W, U = w2.draw_weights([3], gate_scale=0.8)  # larger gates: the h path matters
+    p = w2.forward(W, U, dr.x[None], forget, pinned)
+    dc, dh, _ = (a[0] for a in w2.backward(U, p, dr.u[None], pinned))
     c, h, o = p.c[0], p.h[0], p.o[0]
     for t in (1, 7, 14):
         k = 15 - t
@@ -64,23 +64,23 @@ def test_open_gate_stays_exactly_open():
 
 
 def test_identity_gaps_measure_the_identity_and_the_gate():
-    residual_gap, carry_gap, f_t = w2._identity_gaps(seed=0)
+    residual_gap, carry_gap, f_t = w2.identity_gaps(seed=0)
     assert residual_gap < 1e-8 and carry_gap < 1e-8
     assert np.all((f_t > 0.9) & (f_t < 1.0))
 
 
 def test_jacobian_of_a_linear_map_is_the_matrix():
     A = np.random.default_rng(0).standard_normal((4, 4))
-    np.testing.assert_allclose(w2._jacobian(lambda v: A @ v, np.ones(4)), A, atol=1e-9)
+    np.testing.assert_allclose(w2.jacobian(lambda v: A @ v, np.ones(4)), A, atol=1e-9)
 
 
 def test_a_step_of_one_network_is_a_step_of_the_batch():
     """The carry's Jacobian is measured with _step on one network's weights: the widget's forward pass."""
     x = w1.draw(T=6, seed=5).x
-    W, U = w2._draw_weights([5], gate_scale=0.8)
-    p = w2._forward(W, U, x[None], 0.9, pinned=False)
+    W, U = w2.draw_weights([5], gate_scale=0.8)
+    p = w2.forward(W, U, x[None], 0.9, pinned=False)
     for t in (0, 3, 5):
-        step = w2._step(W[0], U[0], x[t], p.c[0, t], p.h[0, t], 0.9, False)
+        step = w2.lstm_step(W[0], U[0], x[t], p.c[0, t], p.h[0, t], 0.9, False)
         np.testing.assert_array_equal(step.c, p.c[0, t + 1])
         np.testing.assert_array_equal(step.h, p.h[0, t + 1])
 
@@ -106,7 +106,7 @@ def test_bad_parameters_raise_value_error_naming_them(kwargs, name):
 def test_a_batch_of_seeds_gives_each_seed_s_factors(forget, pinned):
     """robustness() runs all seeds as one batch: every network of it is the one simulate() runs."""
     seeds = [0, 4, 19]
-    batch = w2._measure(seeds, forget, pinned, w2.GATE_SCALE)
+    batch = w2.measure(seeds, forget, pinned, w2.GATE_SCALE)
     for i, seed in enumerate(seeds):
         r = w2.simulate(forget=forget, pinned=pinned, seed=seed)
         for name in ("whole_factor", "cell_path_factor", "geometric_mean_f", "forget_bound"):
@@ -117,8 +117,8 @@ def test_a_batch_of_seeds_gives_each_seed_s_factors(forget, pinned):
 def test_geometric_mean_of_the_gate_obeys_jensen_s_bound(seed):
     """σ(logit f + z̄) computed from the pre-activations, by plain loops."""
     r, dr = w2.simulate(forget=0.95, seed=seed), w1.draw(seed=seed)
-    W, U = w2._draw_weights([seed], w2.GATE_SCALE)
-    h = w2._forward(W, U, dr.x[None], 0.95, pinned=False).h[0]
+    W, U = w2.draw_weights([seed], w2.GATE_SCALE)
+    h = w2.forward(W, U, dr.x[None], 0.95, pinned=False).h[0]
     z = np.array([W[0, 1] @ dr.x[t] + U[0, 1] @ h[t] for t in range(dr.x.shape[0])])
     bound = 1 / (1 + np.exp(-(np.log(0.95 / 0.05) + z.mean())))
     geo = np.exp(np.mean(np.log(1 / (1 + np.exp(-(np.log(0.95 / 0.05) + z))))))
@@ -145,9 +145,9 @@ def stack_loss(W1, W2, x, u, residual, start):
 
 @pytest.mark.parametrize("residual", [True, False])
 def test_stack_gradient_matches_central_finite_differences(residual):
-    W1, W2, x0, u = w2._draw_stack([3], branch_scale=w2.STACK_SCALE)
-    xs = w2._stack_forward(W1, W2, x0, residual)
-    grads = w2._stack_backward(W1, W2, xs, u, residual)[0]
+    W1, W2, x0, u = w2.draw_stack([3], branch_scale=w2.STACK_SCALE)
+    xs = w2.stack_forward(W1, W2, x0, residual)
+    grads = w2.stack_backward(W1, W2, xs, u, residual)[0]
     W1, W2, xs, u = W1[0], W2[0], xs[0], u[0]
     for layer in (0, 13, 40):
         loss = lambda x: stack_loss(W1, W2, x, u, residual, layer)  # noqa: E731
@@ -161,7 +161,7 @@ def test_a_residual_stack_with_no_branch_passes_the_gradient_intact():
 
 @pytest.mark.parametrize("residual", [True, False])
 def test_a_batch_of_stacks_gives_each_seed_s_stack(residual):
-    batch = w2._stack_measure([0, 5, 11], residual, w2.STACK_SCALE)
+    batch = w2.stack_measure([0, 5, 11], residual, w2.STACK_SCALE)
     for i, seed in enumerate([0, 5, 11]):
         r = w2.stack_gradient(residual, seed=seed)
         assert batch.factor[i] == pytest.approx(r.factor, rel=1e-12)
@@ -194,7 +194,7 @@ def test_exercise_answers_are_computed_independently():
     rnn_factor = np.exp(w1.simulate(seed=seed).measured_slope)
     assert n["w2_half_rnn"] == fmt.decimal(np.log(2) / -np.log(rnn_factor), 1)
     # exercise 4: the stack with a small branch, by plain loops; per layer, the geometric mean
-    W1, W2, x0, u = (a[0] for a in w2._draw_stack([seed], branch_scale=page.EXERCISE_SCALE))
+    W1, W2, x0, u = (a[0] for a in w2.draw_stack([seed], branch_scale=page.EXERCISE_SCALE))
     for residual, key in ((True, "w2_ex_res"), (False, "w2_ex_plain")):
         xs, g, logs = [x0], u, [0.0]
         for layer in range(W1.shape[0]):
@@ -227,7 +227,7 @@ def test_the_corrected_sentence_reads_off_the_table():
 def test_prose_table_and_widget_write_each_value_alike():
     n, spec = page.readout().numbers, page.controls()
     assert n["w2_f090"] == n["w2_forget_low"] and n["w2_f095"] == n["w2_forget"] and n["w2_f099"] == n["w2_forget_high"]
-    assert spec["controls"][0]["labels"] == [n[page._key(f)] for f in w2.FORGETS]
+    assert spec["controls"][0]["labels"] == [n[page.forget_key(f)] for f in w2.FORGETS]
     assert page.reading() == {
         "whole": n["w2_whole"],
         "cell": n["w2_cell"],

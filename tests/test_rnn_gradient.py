@@ -31,8 +31,8 @@ def all_states(r):
 @pytest.mark.parametrize("seed", [0, 7])
 def test_gradient_matches_central_finite_differences(w_scale, input_scale, seed):
     r = w1.simulate(w_scale=w_scale, input_scale=input_scale, seed=seed, T=12)
-    a = w1._forward(r.W_hh, r.W_xh, r.x)
-    directions, log_norms = w1._backprop(r.W_hh, w1._tanh_prime(a), r.u)
+    a = w1.forward(r.W_hh, r.W_xh, r.x)
+    directions, log_norms = w1.backprop(r.W_hh, w1.tanh_prime(a), r.u)
     H, eps = all_states(r), 1e-6
     # central differences resolve about 1e-10 of an O(1) loss: check the steps whose gradient
     # stands well above that, and make sure there are several of them
@@ -51,9 +51,9 @@ def test_gradient_matches_central_finite_differences(w_scale, input_scale, seed)
 
 def test_log_norms_of_the_readout_are_those_of_the_gradients():
     r = w1.simulate(seed=3)
-    a = w1._forward(r.W_hh, r.W_xh, r.x)
+    a = w1.forward(r.W_hh, r.W_xh, r.x)
     np.testing.assert_allclose(np.tanh(a), all_states(r)[1:], rtol=1e-13)  # forward against the plain recursion
-    directions, log_norms = w1._backprop(r.W_hh, w1._tanh_prime(a), r.u)
+    directions, log_norms = w1.backprop(r.W_hh, w1.tanh_prime(a), r.u)
     np.testing.assert_allclose(np.linalg.norm(directions, axis=-1), 1.0, rtol=1e-12)
     np.testing.assert_array_equal(log_norms, r.log_grad_norms)
     assert log_norms[0] == 0.0  # ‖u‖ = 1
@@ -88,14 +88,14 @@ def test_radius_is_homogeneous_as_the_sweep_assumes():
 
 def test_tanh_prime_is_accurate_where_one_minus_tanh_squared_is_not():
     a = np.linspace(-5, 5, 101)
-    np.testing.assert_allclose(w1._tanh_prime(a), 1 - np.tanh(a) ** 2, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(w1.tanh_prime(a), 1 - np.tanh(a) ** 2, rtol=1e-12, atol=1e-15)
     assert 1 - np.tanh(30.0) ** 2 == 0.0
-    assert w1._tanh_prime(np.array(30.0)) == pytest.approx(4 * np.exp(-60.0), rel=1e-12)
+    assert w1.tanh_prime(np.array(30.0)) == pytest.approx(4 * np.exp(-60.0), rel=1e-12)
 
 
 def test_a_gradient_that_vanishes_exactly_is_minus_infinity_not_nan():
     a = np.full((3, 2), 1e4)  # tanh′ underflows to exactly 0
-    directions, log_norms = w1._backprop(np.eye(2), w1._tanh_prime(a), np.array([1.0, 0.0]))
+    directions, log_norms = w1.backprop(np.eye(2), w1.tanh_prime(a), np.array([1.0, 0.0]))
     assert log_norms[0] == 0 and np.all(np.isneginf(log_norms[1:])) and np.all(directions[1:] == 0)
     assert w1.slope(log_norms) == -np.inf
 
@@ -342,7 +342,7 @@ def test_exercise_answers():
 
     n, seed = page.readout().numbers, w1.page_seed()
     # 1: W_hh = 0,99·I, no input: every step multiplies by 0,99; the bound is below 1, yet it "es manté"
-    slope = page._constant_gradient_slope(0.99)
+    slope = page.constant_gradient_slope(0.99)
     assert slope == pytest.approx(np.log(0.99), rel=1e-12)
     assert -w1.threshold() < slope < 0 and w1.verdict(slope) == "es manté"
     assert 0.99 > w1.vanishing_guarantee() == pytest.approx(10 ** (-1 / 40), rel=1e-15)
@@ -514,12 +514,12 @@ def test_the_eigenvalue_reference_is_refined_beyond_lapack():
 
     for seed in (0, 2, 7):
         A = w1.simulate(seed=seed).W_hh
-        ref = w1._eigen_radius(A)
+        ref = w1.eigen_radius(A)
         assert ref == pytest.approx(max(abs(np.linalg.eigvals(A))), rel=1e-13)
     A = np.array([[0.6, 0.25], [0.1, 0.4]])  # eigenvalues 0,5 ± √0,035: refined to the last bit or so
-    assert abs(w1._eigen_radius(A) - (0.5 + np.sqrt(0.035))) < 2e-16
+    assert abs(w1.eigen_radius(A) - (0.5 + np.sqrt(0.035))) < 2e-16
     r = w1.simulate(seed=w1.page_seed())
-    gap = abs(r.spectral_radius - w1._eigen_radius(r.W_hh)) / w1._eigen_radius(r.W_hh)
+    gap = abs(r.spectral_radius - w1.eigen_radius(r.W_hh)) / w1.eigen_radius(r.W_hh)
     for nudge in (1 - 2e-16, 1 + 2e-16):  # the printed gap does not depend on the reference's last bits
         assert fmt.power_of_ten(gap * nudge, 1) == page.readout().numbers["w1_rho_gap"]
 

@@ -18,11 +18,11 @@ EPS = 1e-5  # central differences in float64: truncation ~EPS², rounding ~1e-16
 def tiny(arm: str, seed: int = 3):
     """A model with its weights moved off their initial values, and a batch of 2 strings of 3 symbols."""
     rng = np.random.default_rng(seed)
-    theta = s2s._init(rng, arm == "attention") + 0.3 * rng.normal(size=net.SIZE)
+    theta = s2s.init(rng, arm == "attention") + 0.3 * rng.normal(size=net.SIZE)
     if arm != "attention":
         theta[net.AT[net.C_DEC] :] = 0.0
     strings = rng.integers(0, task.V, (2, 3)).astype(np.int8)
-    return theta, s2s._source(arm, strings), s2s._decoder_inputs(strings), strings
+    return theta, s2s.encoder_input(arm, strings), s2s.decoder_inputs(strings), strings
 
 
 def loss_and_gradient(arm, theta, source, inputs, targets, weights=None):
@@ -67,7 +67,7 @@ def test_input_gradient_matches_central_differences(arm):
     """A string of distinct symbols: the gradient in the embedding row of x_j is ∂ℓ/∂x_j = ∂ℓ/∂(x_j W) Wᵀ."""
     theta, _, _, _ = tiny(arm)
     string = np.array([[5, 2, 7, 0]], np.int8)
-    source, inputs = s2s._source(arm, string), s2s._decoder_inputs(string)
+    source, inputs = s2s.encoder_input(arm, string), s2s.decoder_inputs(string)
     _, _, d_pre = loss_and_gradient(arm, theta, source, inputs, string)
     d_x = d_pre[0] @ theta[net.AT[net.W_ENC] : net.AT[net.W_ENC + 1]].reshape(net.H, net.G).T
     rows = slice(net.AT[net.E_SRC], net.AT[net.E_SRC + 1])
@@ -88,8 +88,8 @@ def test_path_gradients_are_the_gradients_of_each_outputs_loss(arm):
     string = trained.test[:1].astype(np.int8)
     string[0] = [6, 1, 3, 4]  # distinct symbols: the embedding row of each one is one position's
     trained = dataclasses.replace(trained, test=string)
-    theta, rows = s2s._theta(trained.params), slice(net.AT[net.E_SRC], net.AT[net.E_SRC + 1])
-    source, inputs = s2s._source(arm, string), s2s._decoder_inputs(string)
+    theta, rows = s2s.flat_theta(trained.params), slice(net.AT[net.E_SRC], net.AT[net.E_SRC + 1])
+    source, inputs = s2s.encoder_input(arm, string), s2s.decoder_inputs(string)
 
     def loss_at(t):
         weights = (np.arange(4) == t)[None].astype(float)
@@ -126,9 +126,9 @@ def same(a, b) -> bool:
 def test_training_is_bitwise_deterministic_per_seed():
     runs = (("attention", 0),)
     (a,), (b,), (c,) = (
-        s2s._train_many(runs, 5, 30),
-        s2s._train_many(runs, 5, 30),
-        s2s._train_many((("attention", 1),), 5, 30),
+        s2s.train_many(runs, 5, 30),
+        s2s.train_many(runs, 5, 30),
+        s2s.train_many((("attention", 1),), 5, 30),
     )
     assert same(a, b) and not np.array_equal(a.loss, c.loss)
 
@@ -142,8 +142,8 @@ def test_training_is_bitwise_deterministic_per_seed():
     ],
 )
 def test_models_side_by_side_learn_bit_for_bit_what_they_learn_alone(runs):
-    together = s2s._train_many(runs, 5, 30)
-    alone = [s2s._train_many((run,), 5, 30)[0] for run in runs]
+    together = s2s.train_many(runs, 5, 30)
+    alone = [s2s.train_many((run,), 5, 30)[0] for run in runs]
     assert all(same(a, b) for a, b in zip(together, alone))
     assert [(m.arm, m.seed) for m in together] == list(runs)
 
@@ -159,17 +159,15 @@ def test_a_long_training_starts_as_the_short_one():
 def test_a_long_training_stops_where_doubling_gains_less_than_half_a_point():
     right = lambda x: (np.full((1, 10), x),)  # noqa: E731
     seen = [(400, *right(0.8)), (600, *right(0.85)), (800, *right(0.804))]
-    assert s2s._flat(seen) and not s2s._flat(seen[:2]) and not s2s._flat([*seen[:2], (800, *right(0.81))])
+    assert s2s.flat(seen) and not s2s.flat(seen[:2]) and not s2s.flat([*seen[:2], (800, *right(0.81))])
 
 
 @pytest.mark.parametrize("length", [4, 5, 16])
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_held_out_strings_are_disjoint_from_the_training_stream(length, seed):
-    train, test = task._data(length, seed)
+    train, test = task.task_strings(length, seed)
     assert train.shape == (task.CAP, task.BATCH, length)
-    assert not np.isin(
-        task._codes(train.reshape(-1, length).astype(np.int64)), task._codes(test.astype(np.int64))
-    ).any()
+    assert not np.isin(task.codes(train.reshape(-1, length).astype(np.int64)), task.codes(test.astype(np.int64))).any()
 
 
 def test_a_readout_cannot_be_written_to_and_pickles_as_it_is():
@@ -188,7 +186,7 @@ def test_a_readout_cannot_be_written_to_and_pickles_as_it_is():
 def longest():
     """The page's models at its longest length, seed 0, on the small budget (the page's sweep, where the
     registry is computed: see conftest)."""
-    return {arm: sw._page_sweep().model(arm, s2s.LENGTHS[-1], 0) for arm in s2s.ARMS}
+    return {arm: sw.page_sweep().model(arm, s2s.LENGTHS[-1], 0) for arm in s2s.ARMS}
 
 
 @pytest.mark.registry
@@ -207,7 +205,7 @@ def test_reversing_helps_the_first_positions_most(longest):
 @pytest.mark.registry
 @pytest.mark.parametrize("arm", s2s.ARMS)
 def test_every_arm_copies_the_shortest_strings(arm):
-    assert sw._page_sweep().model(arm, s2s.LENGTHS[0], 0).accuracy > 0.9
+    assert sw.page_sweep().model(arm, s2s.LENGTHS[0], 0).accuracy > 0.9
 
 
 @pytest.mark.registry

@@ -23,7 +23,7 @@ def numbers():
 
 
 def test_the_three_models_keep_their_order_at_the_longest_length_for_every_seed():
-    acc = sw._page_sweep().accuracy[:, -1]  # (arms, seeds) at the longest length
+    acc = sw.page_sweep().accuracy[:, -1]  # (arms, seeds) at the longest length
     attention, reversed_, bottleneck = (acc[s2s.ARMS.index(a)] for a in ("attention", "reversed", "bottleneck"))
     assert (attention > reversed_).all() and (reversed_ > bottleneck).all() and (bottleneck > 1 / V).all()
 
@@ -31,7 +31,7 @@ def test_the_three_models_keep_their_order_at_the_longest_length_for_every_seed(
 def test_every_seeds_accuracy_is_in_the_table_as_the_prose_prints_it(numbers):
     header, rows = page.readout().table("seeds")
     assert header[2:] == [f"L = {n}" for n in s2s.LENGTHS] and len(rows) == len(s2s.ARMS) * len(s2s.SEEDS)
-    acc = sw._page_sweep().accuracy
+    acc = sw.page_sweep().accuracy
     for a, arm in enumerate(s2s.ARMS):
         for s, seed in enumerate(s2s.SEEDS):
             row = rows[a * len(s2s.SEEDS) + s]
@@ -44,7 +44,7 @@ def test_every_seeds_accuracy_is_in_the_table_as_the_prose_prints_it(numbers):
 def test_an_accuracy_never_prints_a_false_hundred_percent():
     texts = [fmt.accuracy(x) for x in (0.994, 0.996, 1.0, 0.127)]
     assert texts == [f"99{NBSP}%", f"99,6{NBSP}%", f"100{NBSP}%", f"13{NBSP}%"]
-    assert [page._gain_text(x) for x in (0.27, 0.01, -0.01)] == ["27 punts", "1 punt", "−1 punt"]
+    assert [page.gain_text(x) for x in (0.27, 0.01, -0.01)] == ["27 punts", "1 punt", "−1 punt"]
 
 
 def test_the_exercises_answers(numbers):
@@ -55,7 +55,7 @@ def test_the_exercises_answers(numbers):
     points = lambda k: int(numbers[k].split(NBSP)[0])  # noqa: E731
     for end in ("first", "last"):  # the gain recomputes from the two percentages printed beside it
         gain = points(f"w4b_{end}_reversed") - points(f"w4b_{end}_bottleneck")
-        assert numbers[f"w4b_{end}_gain"] == page._gain_text(gain / 100)
+        assert numbers[f"w4b_{end}_gain"] == page.gain_text(gain / 100)
     # path lengths (positions from 1): L − j + t in the original order, j + t − 1 reversed; on the diagonal
     # both average L
     assert (numbers["w4b_dist_first_plain"], numbers["w4b_dist_first_reversed"]) == (str(L), "1")
@@ -72,7 +72,7 @@ def test_the_learned_span_is_page_04s_measure_of_the_learned_weights(numbers):
     assert numbers["w4b_span_hand"] == hand["w4_span"] == fmt.decimal(w4.attend().span.mean(), 2) == "5,93"
     assert (numbers["w4b_tau_hand"], numbers["w4b_n_hand"]) == (hand["w4_tau"], hand["w4_n"])
     short = sorted(s2s.LENGTHS)[1]
-    alpha = sw._alignment(short, 0, page.N_ALIGN)
+    alpha = sw.alignment(short, 0, page.N_ALIGN)
     assert alpha.shape == (short, short) and np.allclose(alpha.sum(axis=1), 1)
     assert numbers["w4b_span_short"] == fmt.decimal(w4.effective_span(alpha).mean(), 2)
     assert 1 < w4.effective_span(alpha).mean() < w4.attend().span.mean()  # more concentrated than by hand
@@ -133,7 +133,7 @@ def test_the_page_talks_about_the_models_not_the_build():
 def test_the_long_budget_as_the_prose_prints_it(numbers):
     """The long training's numbers recompute from its models: accuracy after it, when each model reached 90 %,
     where it stopped (never past the cap, never before twice the small budget unless at the cap)."""
-    long = sw._page_long()
+    long = sw.page_long()
     assert long.lengths == sw.LONG_LENGTHS
     for arm in s2s.ARMS:
         for length in sw.LONG_LENGTHS:
@@ -143,12 +143,12 @@ def test_the_long_budget_as_the_prose_prints_it(numbers):
             assert all(m.steps == s2s.CAP or m.curve[-1] - m.curve[m.at(m.steps // 2)] < s2s.GAIN for m in models)
     assert numbers["w4b_reach_bottleneck_12"] == numbers["w4b_reach_reversed_12"] == "en cap llavor"
     attention = [long.model("attention", n, seed) for n in sw.LONG_LENGTHS for seed in s2s.SEEDS]
-    assert numbers["w4b_reach_attention_max"] == fmt.integer(max(page._reach(m) for m in attention))
+    assert numbers["w4b_reach_attention_max"] == fmt.integer(max(page.reach(m) for m in attention))
 
 
 def test_the_one_step_by_hand_is_the_models_own_step():
     """encode's states, through (2) written with numpy, give the attention weights the model itself gives."""
-    model = sw._page_sweep().model("attention", 6, 0)
+    model = sw.page_sweep().model("attention", 6, 0)
     h, s, _ = sw.encode(model, model.test[0])
     p = model.params
     e = np.tanh(s @ p["W_a"] + h @ p["U_a"]) @ p["v_a"]

@@ -80,7 +80,7 @@ def probe() -> dict[str, str]:
     out["page 07 rounding shares"] = digest(gates.robustness().swiglu_gaps)
     rows = [attention.softmax(attention.alignment_scores(), t).sum(axis=1) for t in attention.TEXT_TEMPERATURES]
     out["page 04 row sums"] = digest(rows)
-    out["page 02 identity gaps"] = digest(lstm_gradient._identity_gaps(0)[:2])
+    out["page 02 identity gaps"] = digest(lstm_gradient.identity_gaps(0)[:2])
     c = linear_recurrence.compose(0.8, 0.3, -1.2, 0.5)
     out["page 08 residuals"] = digest([c.affine, c.tanh])
     return out

@@ -9,8 +9,8 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from .. import _check, fmt
 from .. import attention as w4
+from .. import fmt, validate
 from ..claim import Claim, Correction, WidgetClaims, judge
 from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, heat_maps, new_figure, typeset
@@ -116,16 +116,16 @@ CHECKS = {
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), its claims, their corrections and its table."""
     base, cold, warm = (w4.attend(temperature=t) for t in (w4.TEMPERATURE, w4.COLD, w4.WARM))
-    rob, seeds, ulps = w4.robustness(), w4.seed_dependence(), w4._row_sum_errors()
-    zeros, zeroed, kept, ln_tiny = w4._underflow(w4.TAU_MIN)
-    const_excess, const_off = w4._constant_states(w4.TEMPERATURE)
+    rob, seeds, ulps = w4.robustness(), w4.seed_dependence(), w4.row_sum_errors()
+    zeros, zeroed, kept, ln_tiny = w4.underflowed_weights(w4.TAU_MIN)
+    const_excess, const_off = w4.constant_states(w4.TEMPERATURE)
     steep = w4.attend(slope=_STEEPER * w4.SLOPE)  # exercise 2: a steeper alignment at the same τ …
     cooler = w4.attend(temperature=w4.TEMPERATURE / _STEEPER)  # … is the same alignment at a lower τ
     scaled = w4.attend(temperature=_STEEPER * w4.TEMPERATURE, slope=_STEEPER * w4.SLOPE)  # … and e/τ is all
     hot = w4.attend(temperature=w4.TAU_MAX)  # exercise 3: every step's context, the same vector
     tau_k = float(np.sqrt(_D_K))  # dividing by √d_k is a softmax at τ = √d_k
     spans = lambda a: " – ".join(fmt.span(x) for x in (a.span.min(), a.span.max()))  # noqa: E731
-    curve_t, curve_s = w4._span_curve()
+    curve_t, curve_s = w4.mean_span_curve()
     n = {
         "w4_n": fmt.integer(w4.N),
         "w4_d": fmt.integer(w4.D),
@@ -334,7 +334,7 @@ def figures() -> dict[str, Figure]:
         "w4_fig_alpha": heat_maps(
             [(w4.attend(temperature=t).alpha, "τ = " + _tau_text(t)) for t in temperatures], "paraula d'entrada $j$"
         ),
-        "w4_fig_span": _plot_span(*w4._span_curve(), marks),
+        "w4_fig_span": _plot_span(*w4.mean_span_curve(), marks),
     }
 
 
@@ -344,7 +344,7 @@ def figures() -> dict[str, Figure]:
 def reading(tau: float = w4.TEMPERATURE) -> dict[str, str]:
     """Widget 4's readout at any temperature ``tau`` (0.001 … 1000.0): the strings the widget shows
     (keys of :data:`LABELS`)."""
-    a = w4.attend(temperature=_check.real("tau", tau, w4.TAU_MIN, w4.TAU_MAX))  # refused under the reader's name
+    a = w4.attend(temperature=validate.real("tau", tau, w4.TAU_MIN, w4.TAU_MAX))  # refused under the reader's name
     return {
         "span": fmt.span(a.span.mean()),
         "part": fmt.span(a.participation.mean()),

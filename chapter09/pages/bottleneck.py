@@ -47,7 +47,7 @@ def _bits_text(bits: float) -> str:
     return fmt.decimal(bits, 1)
 
 
-def _fraction_text(fraction: Fraction) -> str:
+def fraction_text(fraction: Fraction) -> str:
     """A reconstructible fraction as a percentage to three significant digits, no trailing zeros:
     ``0,391 %``, ``12,1 %``, ``25 %``, ``100 %`` (a power of ten below 10⁻⁴ %).  The page's one
     precision for a fraction: prose, widget, figures and text alternatives."""
@@ -58,7 +58,7 @@ def _fraction_text(fraction: Fraction) -> str:
     return fmt.shortest(percent, decimals) + fmt.NBSP + "%"
 
 
-def _exact_fraction_text(fraction: Fraction) -> str:
+def exact_fraction_text(fraction: Fraction) -> str:
     """A fraction whose percentage has a few decimals, written in full (``0,390625 %``): only where the
     exact value is the point (the author's «no arriba al 0,39 %»)."""
     percent = Fraction(100) * fraction
@@ -115,16 +115,16 @@ def readout() -> WidgetClaims:
         "w3_sentences": _count_text(b.sentences),
         "w3_L_log2V": _bits_text(b.L * math.log2(b.V)),
         "w3_missing": _bits_text(b.missing_bits),
-        "w3_fraction": _fraction_text(b.fraction),
-        "w3_fraction_exact": _exact_fraction_text(b.fraction),  # once, in the author's corrected sentence
+        "w3_fraction": fraction_text(b.fraction),
+        "w3_fraction_exact": exact_fraction_text(b.fraction),  # once, in the author's corrected sentence
         "w3_fraction_2": fmt.percent(float(b.fraction), 2),  # the author's rounding, which the page corrects
         "w3_fraction_ratio": _ratio_text(b.fraction),
         **{f"w3_tiny_{k}": fmt.integer(getattr(tiny.bound, k)) for k in ("d", "q", "V", "L", "sentences", "codes")},
         "w3_tiny_used": fmt.integer(tiny.distinct_codes),
         "w3_tiny_largest": fmt.integer(tiny.largest_share),
-        "w3_tiny_recovered": _fraction_text(tiny.reconstructible),
+        "w3_tiny_recovered": fraction_text(tiny.reconstructible),
         "w3_tiny_recovered_ratio": _ratio_text(tiny.reconstructible),
-        "w3_tiny_bound": _fraction_text(tiny.bound.fraction),
+        "w3_tiny_bound": fraction_text(tiny.bound.fraction),
         "w3_n_seeds": fmt.integer(len(used)),
         "w3_seed": fmt.integer(0),
         "w3_used_median": fmt.shortest(float(np.median(used)), 1),  # 200 seeds: the mean of the middle two
@@ -136,7 +136,7 @@ def readout() -> WidgetClaims:
         "w3_real_log2V": fmt.decimal(math.log2(real.V), 2),
         "w3_real_L_log2V": _bits_text(real.L * math.log2(real.V)),
         "w3_real_spare": _bits_text(-real.missing_bits),
-        "w3_real_fraction": _fraction_text(real.fraction),
+        "w3_real_fraction": fraction_text(real.fraction),
         "w3_real_Lmax": fmt.integer(real_longest),  # the longest length at which every sentence still fits
         "w3_real_Lout": fmt.integer(real_longest + 1),  # the first length that leaves sentences out
         "w3_sut_layers": fmt.integer(w3.SUTSKEVER_LAYERS),
@@ -161,7 +161,7 @@ def readout() -> WidgetClaims:
     n["w3_fig_fraction_alt"] = (
         f"Fracció màxima reconstruïble segons la longitud de la frase, {fmt.de(fmt.integer(_LENGTHS[0]))} "
         f"a {fmt.integer(_LENGTHS[-1])} paraules, en escala logarítmica: "
-        + (f"val {fmt.el(_fraction_text(Fraction(1)))} fins a L = {fmt.integer(fits)}; " if fits else "")
+        + (f"val {fmt.el(fraction_text(Fraction(1)))} fins a L = {fmt.integer(fits)}; " if fits else "")
         + f"a L = {n['w3_L']}, el cercle, {'ja només' if fits else 'val'} {fmt.el(n['w3_fraction'])}, i cada "
         f"paraula més la divideix per {n['w3_V']}."
     )
@@ -306,7 +306,7 @@ def reading(d: int = w3.D, q: int = w3.Q, V: int = w3.V, L: int = w3.L) -> dict[
         "codes": _count_text(b.codes),
         "sentences": _count_text(b.sentences),
         "missing": _bits_text(max(b.missing_bits, 0.0)),
-        "fraction": _fraction_text(b.fraction),
+        "fraction": fraction_text(b.fraction),
     }
 
 

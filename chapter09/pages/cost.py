@@ -132,10 +132,10 @@ CHECKS = {
 
 def _equal_cost_length(d: int, cell: str) -> int | None:
     """The positive length where the Transformer layer costs as much as ``cell``, or None."""
-    return max((r for r in w5._crossings(d, cell) if r > 0), default=None)
+    return max((r for r in w5.crossings(d, cell) if r > 0), default=None)
 
 
-def _attention_alone_below_rnn(d: int) -> int:
+def attention_alone_below_rnn(d: int) -> int:
     """Vaswani et al.'s count, attention without projections: 4L²d = 4Ld² at L = d (the positive root)."""
     return max(w5.solve_quadratic(4 * d, -4 * d * d, 0))
 
@@ -161,9 +161,9 @@ def _table_vaswani() -> tuple[list[str], list[list[str]]]:
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), its rows of the claims registry and its table."""
     L, d = w5.L, w5.D
-    ratio, kaplan = w5.ratio(L, d), w5._kaplan_ratio(L, d)
+    ratio, kaplan = w5.ratio(L, d), w5.kaplan_ratio(L, d)
     lengths, crossing = w5.sweep(d)
-    roots, algebra = w5._crossings(d, "RNN"), max(w5._crossings(d))
+    roots, algebra = w5.crossings(d, "RNN"), max(w5.crossings(d))
     if ratio.denominator != 1 or int(ratio) not in SHARE_WORDS:
         raise ValueError(f"the prose needs a whole ratio from 2 to 5, got {ratio}")
     if lengths[-1] != L_LONG:
@@ -177,7 +177,7 @@ def readout() -> WidgetClaims:
     mqa_13b = w5.kv_cache_bytes(1, heads=heads_13b, kv_groups=1, **cfg)
     matrix_state = w5.recurrent_state_bytes(d, vectors=d)  # a d×d matrix per layer
     matrix_tokens = Fraction(matrix_state, w5.kv_cache_bytes(1, d))
-    rnn_input = w5._input_flops(L, d)
+    rnn_input = w5.input_flops(L, d)
     step = w5.rnn_flops(1, d)  # the simple RNN's step
     tokens_for_state = Fraction(state, w5.kv_cache_bytes(1, d))
     if tokens_for_state.denominator != 1 or matrix_tokens.denominator != 1:
@@ -190,12 +190,12 @@ def readout() -> WidgetClaims:
         "w5_d": fmt.integer(d),
         "w5_flops_per_mac": fmt.integer(w5.FLOPS_PER_MAC),
         "w5_h100_cores": fmt.integer(w5.H100_SMS * w5.H100_FP32_PER_SM),
-        "w5_proj": _flops(w5._projection_flops(L, d)),
-        "w5_att": _flops(w5._attention_flops(L, d)),
+        "w5_proj": _flops(w5.projection_product_flops(L, d)),
+        "w5_att": _flops(w5.attention_product_flops(L, d)),
         "w5_transformer": here["transformer"],
         "w5_rnn": here["rnn"],
-        "w5_proj_long": _flops(w5._projection_flops(L_LONG, d)),
-        "w5_att_long": _flops(w5._attention_flops(L_LONG, d)),
+        "w5_proj_long": _flops(w5.projection_product_flops(L_LONG, d)),
+        "w5_att_long": _flops(w5.attention_product_flops(L_LONG, d)),
         "w5_transformer_long": long["transformer"],
         "w5_rnn_long": long["rnn"],
         "w5_ratio": here["ratio"],
@@ -220,9 +220,9 @@ def readout() -> WidgetClaims:
         "w5_equal_gru": fmt.integer(_equal_cost_length(d, "GRU")),
         "w5_equal_lstm": fmt.integer(_equal_cost_length(d, "LSTM")),
         "w5_ratio_kaplan": _ratio(kaplan),
-        "w5_decode_ratio": _ratio(Fraction(w5._decode_step_flops(L, d), step)),
-        "w5_decode_ratio_long": fmt.integer(int(Fraction(w5._decode_step_flops(L_LONG, d), step))),
-        "w5_generation_exact": fmt.integer(w5._generation_flops(L, d)),
+        "w5_decode_ratio": _ratio(Fraction(w5.decode_step_flops(L, d), step)),
+        "w5_decode_ratio_long": fmt.integer(int(Fraction(w5.decode_step_flops(L_LONG, d), step))),
+        "w5_generation_exact": fmt.integer(w5.generation_flops(L, d)),
         "w5_transformer_exact": fmt.integer(w5.transformer_flops(L, d)),
         "w6_layers": fmt.integer(w5.LAYERS),
         "w6_bytes": fmt.integer(w5.BYTES),
@@ -259,12 +259,12 @@ def readout() -> WidgetClaims:
         "w6_matrix_state_tokens": fmt.integer(int(matrix_tokens)),
         "w5_rnn_input": _flops(rnn_input),
         "w5_rnn_input_share": fmt.percent(rnn_input / w5.rnn_flops(L, d), 0),
-        "w5_scan_rounds": fmt.integer(w5._sequential_steps(L, "linear")),
-        "w5_vaswani_crossing": fmt.integer(_attention_alone_below_rnn(d)),
-        "w5_steps_att": fmt.integer(w5._sequential_steps(L, "attention")),
-        "w5_steps_rnn": fmt.integer(w5._sequential_steps(L, "recurrent")),
-        "w5_path_att": fmt.integer(w5._path_length(L, "attention")),
-        "w5_path_rnn": fmt.integer(w5._path_length(L, "recurrent")),
+        "w5_scan_rounds": fmt.integer(w5.sequential_steps(L, "linear")),
+        "w5_vaswani_crossing": fmt.integer(attention_alone_below_rnn(d)),
+        "w5_steps_att": fmt.integer(w5.sequential_steps(L, "attention")),
+        "w5_steps_rnn": fmt.integer(w5.sequential_steps(L, "recurrent")),
+        "w5_path_att": fmt.integer(w5.path_length(L, "attention")),
+        "w5_path_rnn": fmt.integer(w5.path_length(L, "recurrent")),
         "w5_predict_L": fmt.integer(PREDICT_L),
         "w5_predict_ratio_lstm": _ratio(w5.ratio(PREDICT_L, d, "LSTM")),
         "w5_predict_ratio_gru": _ratio(w5.ratio(PREDICT_L, d, "GRU")),
@@ -289,7 +289,7 @@ def readout() -> WidgetClaims:
             "Capa del Transformer: quatre projeccions 8Ld², atenció 4L²d.",
             "exact",
             "L = {w5_L}, d = {w5_d}: {w5_proj} i {w5_att} FLOP",
-            **judge(_layer_costs, w5._projection_flops(L, d), w5._attention_flops(L, d), L, d),
+            **judge(_layer_costs, w5.projection_product_flops(L, d), w5.attention_product_flops(L, d), L, d),
         ),
         Claim(
             "W5.2",
@@ -491,7 +491,7 @@ def _plot_cost(d: int, length: int):
     recurrent layers (simple RNN, GRU, LSTM), with the crossing read off the sweep."""
     lengths, crossing = w5.sweep(d)
     cost = lambda f, *cell: np.array([f(int(n), d, *cell) for n in lengths], dtype=float)  # noqa: E731
-    projection, attention = cost(w5._projection_flops), cost(w5._attention_flops)
+    projection, attention = cost(w5.projection_product_flops), cost(w5.attention_product_flops)
     fig, ax = new_figure()
     ax.loglog(lengths, projection, "--", color=BLUE, label="projeccions, $8Ld^2$")
     ax.loglog(lengths, attention, ":", color=BLUE, label="atenció, $4L^2d$")

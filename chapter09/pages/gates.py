@@ -110,9 +110,9 @@ def readout() -> WidgetClaims:
     gaps = dict(rob.swiglu_gaps)
     if not g.same_experts:
         raise ValueError("exercise 3 needs the sigmoid gates and the softmax router to keep the same experts")
-    kept, gate_weights, softmax_weights = w7._router_weights(g.a, g.top_k)
-    swish_argmin, swish_low = w7._swish_minimum()
-    margin, leaves, enters = w7._selection_margin(g.a, g.top_k)
+    kept, gate_weights, softmax_weights = w7.router_weights(g.a, g.top_k)
+    swish_argmin, swish_low = w7.swish_minimum()
+    margin, leaves, enters = w7.selection_margin(g.a, g.top_k)
     here, exercise = reading(g.top_k), reading(EXERCISE_TOP_K)
     both = lambda xs: " i ".join(xs)  # noqa: E731
     n = {

@@ -13,8 +13,8 @@ from functools import cache
 import numpy as np
 from matplotlib.figure import Figure
 
-from .. import _check, fmt
 from .. import cost as w5
+from .. import fmt, validate
 from .. import linear_recurrence as lr
 from .. import rnn_gradient as w1
 from ..claim import Claim, WidgetClaims, judge
@@ -80,16 +80,16 @@ def _seeds_text(k: int) -> str:
 
 def _scan_gap(seed: int) -> float:
     a, b = lr.draw(seed=seed)
-    return lr._ulps_apart(lr.scan(a, b).h, lr.loop(a, b))
+    return lr.ulps_apart(lr.scan(a, b).h, lr.loop(a, b))
 
 
-def _slope(seed: int) -> tuple[float, float]:
+def measured_slope(seed: int) -> tuple[float, float]:
     """The measured slope, ln|∂h_T/∂h_0| / T (backprop, mean over channels), and the mean of ln a."""
     a, _ = lr.draw(seed=seed)
     return float(np.log(lr.gradient(a)[-1]).mean() / len(a)), float(np.log(a).mean())
 
 
-def _steps(seed: int) -> tuple[float, float, float, float]:
+def steps(seed: int) -> tuple[float, float, float, float]:
     """Two steps (a1, b1, a2, b2) drawn from ``seed``: slopes in [0,5, 3], offsets N(0, 1)."""
     rng = np.random.default_rng(seed)
     (a1, a2), (b1, b2) = rng.uniform(*STEP_SLOPES, 2), rng.normal(size=2)
@@ -140,8 +140,8 @@ def readout() -> WidgetClaims:
     a, b = lr.draw(seed=0)
     s, wk, tolerance = lr.scan(a, b), lr.work(L), float(lr.work(L).scan_depth)
     gaps = [_scan_gap(k) for k in seeds]
-    slopes = [_slope(k) for k in seeds]
-    compositions = [lr.compose(*_steps(k)) for k in seeds]
+    slopes = [measured_slope(k) for k in seeds]
+    compositions = [lr.compose(*steps(k)) for k in seeds]
     slope, mean_log = slopes[0]
     c = compositions[0]
     w_scale, input_scale = w1.SETTINGS["default"]
@@ -178,10 +178,10 @@ def readout() -> WidgetClaims:
         "w8_w1_pred": fmt.decimal(hand.predicted_slope, w1.SLOPE_DIGITS),
         "w8_w1_meas": fmt.decimal(hand.measured_slope, w1.SLOPE_DIGITS),
         "w8_w1_rel_error": fmt.percent(hand.relative_error, 1),
-        "w8_a1": fmt.decimal(_steps(0)[0], 2),
-        "w8_b1": fmt.decimal(_steps(0)[1], 2),
-        "w8_a2": fmt.decimal(_steps(0)[2], 2),
-        "w8_b2": fmt.decimal(_steps(0)[3], 2),
+        "w8_a1": fmt.decimal(steps(0)[0], 2),
+        "w8_b1": fmt.decimal(steps(0)[1], 2),
+        "w8_a2": fmt.decimal(steps(0)[2], 2),
+        "w8_b2": fmt.decimal(steps(0)[3], 2),
         "w8_affine_residual": fmt.power_of_ten(c.affine, 1),
         "w8_tanh_residual": fmt.percent(c.tanh, 0),
         "w8_tanh_residual_min": fmt.percent(min(x.tanh for x in compositions), 0),
@@ -369,7 +369,7 @@ def figures() -> dict[str, Figure]:
 def reading(L: int = lr.STEPS, d: int = MATRIX_D) -> dict[str, str]:
     """Widget 8's readout at a length ``L`` (1 … 10**9) and a d×d state per layer of side ``d``
     (1 … 65.536), 32 layers in bf16 (keys of :data:`LABELS`)."""
-    L, d = _check.integer("L", L, 1, 10**9), _check.integer("d", d, 1, 65_536)
+    L, d = validate.integer("L", L, 1, 10**9), validate.integer("d", d, 1, 65_536)
     wk, llama = lr.work(L), next(m for m in lr.MODELS if m.name == "Llama-3.1-8B")
     state = lr.matrix_state_bytes(d, MATRIX_LAYERS)
     return {

@@ -99,7 +99,7 @@ def _side(x: float, than: float) -> str:
     return "per sobre" if x > than else "per sota" if x < than else "just a"
 
 
-def _key(f: float) -> str:
+def forget_key(f: float) -> str:
     """The table row's key of a forget setting: 0,95 → ``w2_f095``."""
     return "w2_f" + fmt.decimal(f, 2).replace(",", "")
 
@@ -120,12 +120,13 @@ def _rnn():
 
 @cache
 def readout() -> WidgetClaims:
+    """The page's numbers (glue key → Catalan string), its claims and corrections."""
     seed = w1.page_seed()
     rnn, rnn_factor = _rnn()
     runs = {(f, p): w2.simulate(forget=f, pinned=p, seed=seed) for f in w2.FORGETS for p in (False, True)}
     gated, pinned = runs[(w2.FORGET, False)], runs[(w2.FORGET, True)]
     low, one = runs[(w2.FORGETS[0], False)], runs[(1.0, False)]
-    residual_gap, carry_gap, _ = w2._identity_gaps(seed)
+    residual_gap, carry_gap, _ = w2.identity_gaps(seed)
     res, plain = w2.stack_gradient(True, seed=seed), w2.stack_gradient(False, seed=seed)
     ex_res, ex_plain = (w2.stack_gradient(r, seed=seed, branch_scale=EXERCISE_SCALE) for r in (True, False))
     rob = w2.robustness()
@@ -223,7 +224,7 @@ def readout() -> WidgetClaims:
         f"{n['w2_stack_plain_total']} ({n['w2_stack_plain']} per capa de mitjana), amb dents de serra."
     )
     for f in w2.FORGETS:
-        key = _key(f)
+        key = forget_key(f)
         n[key] = _forget_text(f)
         for pin, tag in ((False, "gated"), (True, "pinned")):
             r = runs[(f, pin)]
@@ -343,7 +344,7 @@ def readout() -> WidgetClaims:
     ]
     rows = [
         ["{%s}" % k] + ["{%s_%s_%s}" % (k, tag, col) for col in ("label", "cell", "geo", "whole", "gap")]
-        for k in map(_key, w2.FORGETS)
+        for k in map(forget_key, w2.FORGETS)
         for tag in ("gated", "pinned")
     ]
     return WidgetClaims(

@@ -136,12 +136,12 @@ def _settings() -> list[w1.RNNGradient]:
     return [w1.simulate(w_scale=w, input_scale=x, seed=w1.page_seed()) for w, x in w1.SETTINGS.values()]
 
 
-def _constant_gradient_slope(c: float, T: int = w1.T) -> float:
+def constant_gradient_slope(c: float, T: int = w1.T) -> float:
     """Exercise 1: the fitted slope when W_hh = c·I and there is no input (h_t = 0, tanh′ = 1, so
     every step back multiplies the gradient by c), by the page's own backpropagation."""
     W_hh = c * np.eye(w1.D)
-    tp = w1._tanh_prime(w1._forward(W_hh, np.zeros((w1.D, w1.D)), np.zeros((T, w1.D))))
-    return float(w1.slope(w1._backprop(W_hh, tp, np.eye(w1.D)[0])[1]))
+    tp = w1.tanh_prime(w1.forward(W_hh, np.zeros((w1.D, w1.D)), np.zeros((T, w1.D))))
+    return float(w1.slope(w1.backprop(W_hh, tp, np.eye(w1.D)[0])[1]))
 
 
 # --- widget 1 -----------------------------------------------------------------------------------
@@ -149,15 +149,16 @@ def _constant_gradient_slope(c: float, T: int = w1.T) -> float:
 
 @cache
 def readout() -> WidgetClaims:
+    """The page's numbers (glue key → Catalan string), its claims and corrections."""
     seed, rob = w1.page_seed(), robustness()
     default, sat, small = _settings()
     sweep_1, sweep_small = sweeps = [w1.sweep(x, (seed,)) for x in (w1.INPUT_SCALE, w1.SMALL_INPUT[1])]
     (flip_at_1, flip_at_small), (_, back_small) = np.hstack([explosions(sw) for sw in sweeps])
     flip_1, flip_small = (rob.flips[x] for x in (w1.INPUT_SCALE, w1.SMALL_INPUT[1]))
-    eig_radius = w1._eigen_radius(default.W_hh)  # the check, refined beyond LAPACK's last digits
+    eig_radius = w1.eigen_radius(default.W_hh)  # the check, refined beyond LAPACK's last digits
     guarantee = w1.vanishing_guarantee(default.T)
     safe_scale = guarantee * default.w_scale / default.spectral_norm  # ‖s·W0‖₂ · 1 below the guarantee
-    constant = _constant_gradient_slope(EXERCISE_FACTOR, default.T)
+    constant = constant_gradient_slope(EXERCISE_FACTOR, default.T)
     d2 = fmt.decimal
 
     n = {
@@ -436,6 +437,7 @@ INPUT_SCALES = (w1.SMALL_INPUT[1], w1.AUTHOR_SMALL_INPUT, 0.25, 0.5, w1.INPUT_SC
 
 
 def controls() -> dict:
+    """The widget's states: its readout and its plot at every position of the controls."""
     seed, scales = w1.page_seed(), w1.SWEEP_SCALES[1::2]  # w_scale 0,1 … 4,0
     sweeps = {x: w1.sweep(x, (seed,)) for x in INPUT_SCALES}  # a batch per input, as the figures'
 

@@ -16,14 +16,14 @@ import numpy as np
 from babel.lists import format_list
 from matplotlib.figure import Figure
 
-from .. import _check, fmt
 from .. import attention as w4
+from .. import fmt, validate
 from .. import seq2seq as s2s
 from .. import seq2seq_sweep as sweep
 from ..claim import Claim, WidgetClaims, judge
 from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, heat_maps, new_figure, typeset
-from ..seq2seq_sweep import LONG_LENGTHS, _accuracy, _page_long, _page_sweep
+from ..seq2seq_sweep import LONG_LENGTHS, arm_accuracy, page_long, page_sweep
 from ..seq2seq_task import BATCH, MAX_LENGTH, N_TEST, V
 
 __all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
@@ -53,7 +53,7 @@ LABELS = {
 # --- each printed quantity's one formatting -----------------------------------------------------
 
 
-def _gain_text(x: float) -> str:
+def gain_text(x: float) -> str:
     """A difference of accuracies, in percentage points: ``28 punts``, ``1 punt``."""
     points = fmt.decimal(100 * x, 0)
     return points + (" punt" if points in ("1", "−1") else " punts")
@@ -144,11 +144,11 @@ CHECKS = {
 
 def _long(arm: str, length: int) -> list:
     """The long training of one arm at one of LONG_LENGTHS, every seed."""
-    sw = _page_long()
+    sw = page_long()
     return [sw.model(arm, length, seed) for seed in sw.seeds]
 
 
-def _reach(model) -> int | None:
+def reach(model) -> int | None:
     """The first checkpoint at which a model's accuracy reached TARGET (None: not within its training)."""
     return next((int(c) for c, x in zip(model.checkpoints, model.curve) if x >= TARGET), None)
 
@@ -156,7 +156,7 @@ def _reach(model) -> int | None:
 def _reach_text(models) -> str:
     """When the seeds' models reached TARGET: ``en 200 passos``, ``en 150–300 passos``, ``en 2.400 passos
     (2 de 3 llavors; l’altra, no)``, ``cap llavor``."""
-    steps = [r for r in map(_reach, models) if r is not None]
+    steps = [r for r in map(reach, models) if r is not None]
     if not steps:
         return "en cap llavor"
     low, high = min(steps), max(steps)
@@ -192,8 +192,8 @@ def _learning_speeds() -> tuple[int, int]:
     """W4b.6's numbers: the most steps attention took to reach TARGET at LONG_LENGTHS (over the seeds), and how
     many models without attention reached it at the longest length."""
     longest = max(LONG_LENGTHS)
-    attention = max(_reach(m) or s2s.CAP + 1 for length in LONG_LENGTHS for m in _long("attention", length))
-    plain = sum(_reach(m) is not None for arm in ("bottleneck", "reversed") for m in _long(arm, longest))
+    attention = max(reach(m) or s2s.CAP + 1 for length in LONG_LENGTHS for m in _long("attention", length))
+    plain = sum(reach(m) is not None for arm in ("bottleneck", "reversed") for m in _long(arm, longest))
     return attention, plain
 
 
@@ -222,12 +222,12 @@ def _long_numbers() -> dict[str, str]:
         n[f"w4b_loss_{arm}_long"] = _loss_text(np.mean([m.curve_loss[-1] for m in _long(arm, longest)]))
         n[f"w4b_loss_{arm}"] = _loss_text(np.mean([m.curve_loss[m.at(s2s.STEPS)] for m in _long(arm, longest)]))
     for arm in ("bottleneck", "reversed"):
-        n[f"w4b_still_{arm}"] = _gain_text(np.mean([_still_gaining(m) for m in _long(arm, longest)]))
+        n[f"w4b_still_{arm}"] = gain_text(np.mean([_still_gaining(m) for m in _long(arm, longest)]))
     n["w4b_stop_attention"] = _steps_text([m.steps for length in LONG_LENGTHS for m in _long("attention", length)])
     n["w4b_l_mid"] = fmt.integer(LONG_LENGTHS[1])
-    attention_reach = [_reach(m) for length in LONG_LENGTHS for m in _long("attention", length)]
+    attention_reach = [reach(m) for length in LONG_LENGTHS for m in _long("attention", length)]
     n["w4b_reach_attention_max"] = fmt.integer(max(attention_reach))
-    n["w4b_long_gap"] = _gain_text(
+    n["w4b_long_gap"] = gain_text(
         np.mean([m.accuracy for m in _long("attention", longest)])
         - np.mean([m.accuracy for m in _long("bottleneck", longest)])
     )
@@ -244,17 +244,17 @@ def _long_numbers() -> dict[str, str]:
 @cache
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), its claims and its table of every seed."""
-    sw, longest, shortest = _page_sweep(), max(s2s.LENGTHS), min(s2s.LENGTHS)
-    mean = {arm: _accuracy(arm).mean(axis=1) for arm in s2s.ARMS}
+    sw, longest, shortest = page_sweep(), max(s2s.LENGTHS), min(s2s.LENGTHS)
+    mean = {arm: arm_accuracy(arm).mean(axis=1) for arm in s2s.ARMS}
     gap = mean["attention"] - mean["bottleneck"]
-    from_length = sweep._beats_from(gap, sw.lengths, MARGIN)
-    first_gain, last_gain = (float(g.mean()) for g in sweep._position_gain(N_FIRST))
+    from_length = sweep.beats_from(gap, sw.lengths, MARGIN)
+    first_gain, last_gain = (float(g.mean()) for g in sweep.position_gain(N_FIRST))
     chance, uniform, bits = 1 / V, 1 / longest, int(np.log2(V))
     short_length = sorted(sw.lengths)[1]  # the widget's and the heat map's shorter string (page 04 has 7 words)
-    own = {arm: np.mean([sweep._own_share(arm, s, N_PATHS) for s in sw.seeds]) for arm in s2s.ARMS}
-    aligned = np.mean([sweep._aligned_share(short_length, s, N_ALIGN) for s in sw.seeds])
-    reversed_distance = sweep._paths("reversed", 0, N_PATHS).distance
-    plain_distance = sweep._paths("bottleneck", 0, N_PATHS).distance
+    own = {arm: np.mean([sweep.own_share(arm, s, N_PATHS) for s in sw.seeds]) for arm in s2s.ARMS}
+    aligned = np.mean([sweep.aligned_row_share(short_length, s, N_ALIGN) for s in sw.seeds])
+    reversed_distance = sweep.paths("reversed", 0, N_PATHS).distance
+    plain_distance = sweep.paths("bottleneck", 0, N_PATHS).distance
     hand = w4.attend(temperature=w4.TEMPERATURE)  # page 04's example, set by hand
     example = sweep.attention_weights(sw.model("attention", short_length, sw.seeds[0]), 0)  # the «Amb codi» cells'
     n = {
@@ -278,21 +278,21 @@ def readout() -> WidgetClaims:
         "w4b_n_seeds": fmt.integer(len(sw.seeds)),
         "w4b_seeds": _list_text(sw.seeds),
         "w4b_chance": fmt.share(chance),
-        "w4b_margin": _gain_text(MARGIN),
+        "w4b_margin": gain_text(MARGIN),
         "w4b_beats_from": fmt.integer(from_length),
         "w4b_n_first": fmt.integer(N_FIRST),
         "w4b_aligned": fmt.accuracy(aligned),
         "w4b_aligned_min": fmt.share(ALIGNED),
-        "w4b_aligned_longest": fmt.accuracy(np.mean([sweep._aligned_share(longest, s, N_ALIGN) for s in sw.seeds])),
-        "w4b_acc_attention_worst": fmt.accuracy(_accuracy("attention")[-1].min()),
+        "w4b_aligned_longest": fmt.accuracy(np.mean([sweep.aligned_row_share(longest, s, N_ALIGN) for s in sw.seeds])),
+        "w4b_acc_attention_worst": fmt.accuracy(arm_accuracy("attention")[-1].min()),
         "w4b_n_align": fmt.integer(N_ALIGN),
         "w4b_n_paths": fmt.integer(N_PATHS),
         "w4b_uniform": fmt.share(uniform),
         "w4b_span_hand": fmt.span(hand.span.mean()),
         "w4b_tau_hand": fmt.shortest(w4.TEMPERATURE),
         "w4b_n_hand": fmt.integer(w4.N),
-        "w4b_span_short": fmt.span(w4.effective_span(sweep._alignment(short_length, 0, N_ALIGN)).mean()),
-        "w4b_span_longest": fmt.span(w4.effective_span(sweep._alignment(longest, 0, N_ALIGN)).mean()),
+        "w4b_span_short": fmt.span(w4.effective_span(sweep.alignment(short_length, 0, N_ALIGN)).mean()),
+        "w4b_span_longest": fmt.span(w4.effective_span(sweep.alignment(longest, 0, N_ALIGN)).mean()),
         "w4b_loss_chance": _loss_text(np.log(V)),
         "w4b_example_span": fmt.span(w4.effective_span(example.alpha).mean()),
         "w4b_example_looks": " ".join(str(j + 1) for j in example.alpha.argmax(axis=1)),
@@ -318,52 +318,52 @@ def readout() -> WidgetClaims:
     n |= _long_numbers()
     for arm in s2s.ARMS:
         n[f"w4b_own_{arm}"] = fmt.accuracy(own[arm])
-        for length, acc, seeds in zip(sw.lengths, mean[arm], _accuracy(arm)):
+        for length, acc, seeds in zip(sw.lengths, mean[arm], arm_accuracy(arm)):
             n[f"w4b_acc_{arm}_{length}"] = fmt.accuracy(acc)
             for seed, x in zip(sw.seeds, seeds):
                 n[f"w4b_acc_{arm}_{length}_s{seed}"] = fmt.accuracy(x)
     n["w4b_acc_bottleneck_short"] = fmt.accuracy(mean["bottleneck"][sw.lengths.index(short_length)])
-    ends = {arm: sweep._ends(arm, N_FIRST) for arm in ("bottleneck", "reversed")}
+    ends = {arm: sweep.end_accuracies(arm, N_FIRST) for arm in ("bottleneck", "reversed")}
     first, last = ({arm: e[k].mean() for arm, e in ends.items()} for k in (0, 1))
     for arm in ("bottleneck", "reversed"):
         n[f"w4b_first_{arm}"], n[f"w4b_last_{arm}"] = fmt.accuracy(first[arm]), fmt.accuracy(last[arm])
     # the gains as the difference of the printed percentages (the claim judges the unrounded ones)
-    n["w4b_first_gain"] = _gain_text(_printed(first["reversed"]) - _printed(first["bottleneck"]))
-    n["w4b_last_gain"] = _gain_text(_printed(last["reversed"]) - _printed(last["bottleneck"]))
+    n["w4b_first_gain"] = gain_text(_printed(first["reversed"]) - _printed(first["bottleneck"]))
+    n["w4b_last_gain"] = gain_text(_printed(last["reversed"]) - _printed(last["bottleneck"]))
 
     # the share of seeds where each claim holds on its own
     per_seed = {
         "W4b.1": [
             _attention_beats_the_bottleneck_from(a - b, sw.lengths, from_length)
-            for a, b in zip(_accuracy("attention").T, _accuracy("bottleneck").T)
+            for a, b in zip(arm_accuracy("attention").T, arm_accuracy("bottleneck").T)
         ],
-        "W4b.2": [_reversing_helps_the_first_outputs(f, k) for f, k in zip(*sweep._position_gain(N_FIRST))],
+        "W4b.2": [_reversing_helps_the_first_outputs(f, k) for f, k in zip(*sweep.position_gain(N_FIRST))],
         "W4b.3": [
             _ordering_at_the_longest(
-                *(_accuracy(arm)[-1, i] for arm in ("attention", "reversed", "bottleneck")), chance
+                *(arm_accuracy(arm)[-1, i] for arm in ("attention", "reversed", "bottleneck")), chance
             )
             for i in range(len(sw.seeds))
         ],
-        "W4b.4": [_alignment_emerges(sweep._aligned_share(short_length, s, N_ALIGN)) for s in sw.seeds],
+        "W4b.4": [_alignment_emerges(sweep.aligned_row_share(short_length, s, N_ALIGN)) for s in sw.seeds],
         "W4b.5": [
             _attention_keeps_the_gradient_close(
-                sweep._own_share("attention", s, N_PATHS), sweep._own_share("bottleneck", s, N_PATHS), uniform
+                sweep.own_share("attention", s, N_PATHS), sweep.own_share("bottleneck", s, N_PATHS), uniform
             )
             for s in sw.seeds
         ],
         "W4b.6": [
             _attention_learns_sooner(
-                max(_reach(_page_long().model("attention", length, s)) or s2s.CAP + 1 for length in LONG_LENGTHS),
-                sum(_reach(_page_long().model(arm, longest, s)) is not None for arm in ("bottleneck", "reversed")),
+                max(reach(page_long().model("attention", length, s)) or s2s.CAP + 1 for length in LONG_LENGTHS),
+                sum(reach(page_long().model(arm, longest, s)) is not None for arm in ("bottleneck", "reversed")),
                 s2s.STEPS,
             )
             for s in sw.seeds
         ],
         "W4b.7": [
             _the_gap_stays_and_they_still_learn(
-                _page_long().model("attention", longest, s).accuracy
-                - _page_long().model("bottleneck", longest, s).accuracy,
-                min(_still_gaining(_page_long().model(arm, longest, s)) for arm in ("bottleneck", "reversed")),
+                page_long().model("attention", longest, s).accuracy
+                - page_long().model("bottleneck", longest, s).accuracy,
+                min(_still_gaining(page_long().model(arm, longest, s)) for arm in ("bottleneck", "reversed")),
             )
             for s in sw.seeds
         ],
@@ -545,9 +545,9 @@ def _plot_length(n: dict) -> Figure:
     """Accuracy against length on both budgets: each arm's mean over seeds, dashed after STEPS steps (every
     length), solid after the long training (LONG_LENGTHS, with every seed's point), and chance."""
     fig, ax = new_figure()
-    sw, long = _page_sweep(), _page_long()
+    sw, long = page_sweep(), page_long()
     for arm in s2s.ARMS:
-        ax.plot(sw.lengths, _accuracy(arm).mean(axis=1), "--", color=COLORS[arm], lw=1.2, alpha=0.8)
+        ax.plot(sw.lengths, arm_accuracy(arm).mean(axis=1), "--", color=COLORS[arm], lw=1.2, alpha=0.8)
         acc = long.accuracy[long.arms.index(arm)]
         ax.plot(long.lengths, acc.mean(axis=1), "o-", color=COLORS[arm], label=ARM_NAMES[arm])
         for seeds in acc.T:
@@ -625,7 +625,7 @@ def _plot_paths(n: dict) -> Figure:
     longest = max(s2s.LENGTHS)
     for arm in s2s.ARMS:
         ax.plot(
-            range(longest), sweep._share_by_offset(arm, N_PATHS), "o-", color=COLORS[arm], label=ARM_NAMES[arm], ms=4
+            range(longest), sweep.share_by_offset(arm, N_PATHS), "o-", color=COLORS[arm], label=ARM_NAMES[arm], ms=4
         )
     ax.axhline(1 / longest, color=GREY, lw=0.8, ls=":", label=f"a parts iguals, {n['w4b_uniform']}")
     ax.set_xlabel("distància entre la sortida i l'entrada, |t − j|")
@@ -661,8 +661,8 @@ def figures() -> dict[str, Figure]:
     n, short, longest = readout().numbers, sorted(s2s.LENGTHS)[1], max(s2s.LENGTHS)
     maps = [
         (w4.attend().alpha, f"a mà (pàgina 04), abast {n['w4b_span_hand']}"),
-        (sweep._alignment(short, 0, N_ALIGN), f"après, L = {n['w4b_l_short']}, abast {n['w4b_span_short']}"),
-        (sweep._alignment(longest, 0, N_ALIGN), f"après, L = {n['w4b_l_max']}, abast {n['w4b_span_longest']}"),
+        (sweep.alignment(short, 0, N_ALIGN), f"après, L = {n['w4b_l_short']}, abast {n['w4b_span_short']}"),
+        (sweep.alignment(longest, 0, N_ALIGN), f"après, L = {n['w4b_l_max']}, abast {n['w4b_span_longest']}"),
     ]
     return {
         "w4b_fig_length": _plot_length(n),
@@ -681,12 +681,12 @@ def reading(length: int = max(s2s.LENGTHS)) -> dict[str, str]:
     """Widget 4b's readout at any string length ``length`` (4 … 20): the three arms' accuracies
     (mean over seeds 0, 1 and 2), the learned weights' span and the bits a string needs (keys of
     :data:`LABELS`).  A length the page did not train trains nine models (seconds each)."""
-    length = _check.integer("length", length, min(s2s.LENGTHS), MAX_LENGTH)
-    trained = _page_sweep() if length in s2s.LENGTHS else sweep.sweep(lengths=(length,))  # the page's, if it has them
+    length = validate.integer("length", length, min(s2s.LENGTHS), MAX_LENGTH)
+    trained = page_sweep() if length in s2s.LENGTHS else sweep.sweep(lengths=(length,))  # the page's, if it has them
     acc = {arm: trained.accuracy[trained.arms.index(arm), trained.lengths.index(length)].mean() for arm in s2s.ARMS}
     return {
         **{arm: fmt.accuracy(acc[arm]) for arm in s2s.ARMS},
-        "span": fmt.span(w4.effective_span(sweep._alignment(length, s2s.SEEDS[0], N_ALIGN)).mean()),
+        "span": fmt.span(w4.effective_span(sweep.alignment(length, s2s.SEEDS[0], N_ALIGN)).mean()),
         "bits": fmt.integer(int(np.log2(V)) * length),
     }
 
@@ -695,7 +695,7 @@ def controls() -> dict:
     """The widget's every state, for the HTML book (``chapter09.interactive.spec``)."""
 
     def state(length):
-        z = [plot_values(row, 3) for row in sweep._alignment(length, s2s.SEEDS[0], N_ALIGN)]
+        z = [plot_values(row, 3) for row in sweep.alignment(length, s2s.SEEDS[0], N_ALIGN)]
         plot = {"kind": "heatmap", "xlabel": "posició d'entrada j", "ylabel": "pas de sortida t", "z": z}
         return {"readout": reading(length), "plot": plot}
 

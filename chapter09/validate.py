@@ -45,7 +45,7 @@ class InvalidParameter(ValueError):
             allowed = f"an integer from {lo} to {hi}"
         else:
             allowed = f"a real number in {'(' if lo_open else '['}{lo}, {hi}]"
-        shown = "NaN" if isinstance(value, float) and math.isnan(value) else _short(value)
+        shown = "NaN" if isinstance(value, float) and math.isnan(value) else describe(value)
         super().__init__(f"{name} must be {allowed}, got {shown}")
 
 
@@ -54,10 +54,10 @@ class WrongType(TypeError, ValueError):
 
     def __init__(self, name: str, value, allowed: str):
         self.name, self.value = name, value
-        super().__init__(f"{name} must be {allowed}, got {_short(value)}")
+        super().__init__(f"{name} must be {allowed}, got {describe(value)}")
 
 
-def _short(value) -> str:
+def describe(value) -> str:
     """A value as a message shows it: its repr, or its type for what has a long one (an array)."""
     if isinstance(value, np.ndarray):
         return f"an array of shape {value.shape}"
@@ -66,12 +66,14 @@ def _short(value) -> str:
 
 
 def integer(name: str, value, lo: int, hi: int) -> int:
+    """``value`` if it is an integer in ``lo … hi`` (not a bool)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not lo <= value <= hi:
         raise InvalidParameter(name, value, "integer", lo, hi)
     return int(value)
 
 
 def real(name: str, value, lo: float, hi: float, *, lo_open: bool = False) -> float:
+    """``value`` as a float if it is a finite real in ``lo … hi`` (``(lo … hi`` with ``lo_open``)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise InvalidParameter(name, value, "real", lo, hi, lo_open)
     try:
@@ -98,29 +100,32 @@ def flag(name: str, value) -> bool:
 
 
 def text(name: str, value) -> str:
+    """``value`` if it is a string."""
     if not isinstance(value, str):
         raise WrongType(name, value, "a str")
     return value
 
 
 def instance(name: str, value, cls: type):
+    """``value`` if it is an instance of ``cls``."""
     if not isinstance(value, cls):
         raise WrongType(name, value, f"a {cls.__name__}")
     return value
 
 
 def function(name: str, value):
+    """``value`` if it can be called."""
     if not callable(value):
         raise WrongType(name, value, "callable")
     return value
 
 
-def _real_array(name: str, value) -> np.ndarray:
+def real_array(name: str, value) -> np.ndarray:
     """``value`` as float64, refusing what would be coerced: bools, complex numbers, text, None."""
     if type(value) is np.ndarray and value.dtype == np.float64:  # the common case, at once
         return value
     if isinstance(value, (str, bytes)):
-        raise ValueError(f"{name} must be an array of real numbers, got {_short(value)}")
+        raise ValueError(f"{name} must be an array of real numbers, got {describe(value)}")
     if not isinstance(value, np.ndarray) and hasattr(value, "__len__") and len(value) > MAX_ELEMENTS:
         raise ValueError(f"{name} must hold at most {MAX_ELEMENTS:,} numbers, got {len(value):,}")
     try:
@@ -141,7 +146,7 @@ def _real_array(name: str, value) -> np.ndarray:
 
 def array(name: str, value, *, ndim: int | None = None, min_ndim: int = 0) -> np.ndarray:
     """A finite float64 array (a copy is not made when it already is one)."""
-    a = _real_array(name, value)
+    a = real_array(name, value)
     if ndim is not None and a.ndim != ndim:
         raise ValueError(f"{name} must have {ndim} dimension(s), got shape {a.shape}")
     if a.ndim < min_ndim:
