@@ -24,6 +24,7 @@ exclude_patterns = ["**.ipynb_checkpoints"]
 extensions = [
     "myst_nb",
     "execution",
+    "kernels",
     "sphinxcontrib.bibtex",
     "bibliography",
     "catalan",

@@ -12,8 +12,9 @@ reverted edit may cost an execution, never a stale number.  Mended on the way: a
 record is dropped (its page runs again), an unreadable database emptied, a page whose HTML
 is older than its doctree (a build killed while writing) written again; the database exists
 before parallel readers start.  The build's output leaves out myst's and myst-nb's dumps of
-their whole configuration (a filter on their loggers, Python's ``logging``): a first build
-reads as its progress and its warnings.
+their whole configuration and myst-nb's lines before and after an execution (a filter on their
+loggers, Python's ``logging``): a first build reads as its progress, one line per executed page
+with its time, and its warnings.
 """
 
 from __future__ import annotations
@@ -103,6 +104,7 @@ def page_digest(page_text: str, package: Path = PACKAGE) -> str:
 def add_key(app, docname: str, source: list[str]) -> None:
     """source-read: the key cell at the end of a notebook page (line numbers stay the file's)."""
     if is_notebook_page(source[0]):
+        python_logging.getLogger(f"sphinx.mystnb-{docname}").addFilter(worth_a_line)  # myst-nb's logger of the page
         for path in dependencies(source[0]):
             app.env.note_dependency(os.path.relpath(path, app.srcdir))  # relative: a moved checkout
         source[0] = source[0].rstrip("\n") + KEY.format(page_digest(source[0]))
@@ -177,14 +179,17 @@ def report_failed_cell(app, exception) -> None:
         logger.error(f"{exception.message.rpartition(': ')[2]}: a code cell raised an exception\n{cell}")
 
 
-def not_a_config_dump(record) -> bool:
-    """False for the INFO line in which myst or myst-nb prints its whole configuration."""
-    return not any(type(arg).__name__ in ("MdParserConfig", "NbParserConfig") for arg in record.args or ())
+def worth_a_line(record) -> bool:
+    """False for the INFO line in which myst or myst-nb prints its whole configuration, and for
+    myst-nb's lines before and after it executes a page (its line with the time stays)."""
+    if any(type(arg).__name__ in ("MdParserConfig", "NbParserConfig") for arg in record.args or ()):
+        return False
+    return not str(record.msg).startswith(("Executing notebook using", "Cached executed notebook"))
 
 
 def setup(app):
     for name in ("sphinx.myst_parser.sphinx_ext.main", "sphinx.myst_nb.sphinx_ext"):  # their loggers
-        python_logging.getLogger(name).addFilter(not_a_config_dump)
+        python_logging.getLogger(name).addFilter(worth_a_line)
     app.add_config_value("chapter09_libraries", libraries(), "env")  # an upgrade reads every page again
     app.connect("config-inited", choose_cache)
     app.connect("builder-inited", prepare_cache, priority=600)  # after myst-nb's config (500)
