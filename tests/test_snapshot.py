@@ -118,3 +118,36 @@ def test_hidden_cells_are_not_examples():
     )
     assert snapshot.visible_cells(page) == ["print(1 + 1)"]
     assert snapshot.run_cells(["x = 2", "print(x)", "x * 3", "None"]) == ["", "2\n", "6\n", ""]
+
+
+def test_a_figure_that_draws_otherwise_is_named_with_its_line():
+    """An axis renamed, a range that hides the curves, a series moved: each is a changed line of the figure."""
+    new = json.loads(json.dumps(PINNED))
+    lines = new["04-atencio"]["figures"]["w4_fig_span"]
+    i = next(i for i, line in enumerate(lines) if line.startswith("  y "))
+    lines[i] = lines[i].replace("abast efectiu mitjà", "")
+    changes = snapshot.differences(PINNED, new)
+    was = PINNED["04-atencio"]["figures"]["w4_fig_span"][i]
+    assert changes == [f"04-atencio: figure w4_fig_span, line {i + 1}: {was!r} → {lines[i]!r}"]
+    del new["04-atencio"]["figures"]["w4_fig_span"]
+    assert snapshot.differences(PINNED, new) == ["04-atencio: figure w4_fig_span removed"]
+
+
+def test_what_a_figure_shows_is_read_from_its_axes():
+    """The pinned lines see a label, a limit, a tick, a curve's values and its style."""
+    from matplotlib.figure import Figure
+
+    import drawn
+
+    def draw(y_top=2.0, label="temps", style="-", y=(0.0, 1.0)):
+        fig = Figure()
+        ax = fig.subplots()
+        ax.plot([0.0, 1.0], y, style, label="sèrie")
+        ax.set_xlabel(label)
+        ax.set_ylim(0, y_top)
+        return drawn.figure_lines(fig)
+
+    base = draw()
+    assert "x 'temps' linear" in base[2] and "line 'sèrie' #1f77b4 - None" in base[4]
+    for other in (draw(y_top=0.5), draw(label=""), draw(style="--"), draw(y=(0.0, 1.001))):
+        assert other != base

@@ -4,9 +4,10 @@ what its widget shows at every position of its controls.
 A number on a page reaches it by one of three roads: a ``{glue:text}`` role, whose string
 the page's module computes (``chapter09.pages``), the printed output of a code cell the
 reader sees ("Amb codi"), or the widget's readout, precomputed for every combination of
-its controls.  All three are pinned in ``tests/snapshot.json``, and
-``tests/test_snapshot.py`` fails, naming the page, the key and the old and the new
-string, as soon as either changes.  A change that is meant is accepted with one command:
+its controls.  All three are pinned in ``tests/snapshot.json``, and so is what every figure
+and every widget plot shows, as data (``tools/drawn.py``: axes, limits, ticks, labels, each
+series' digest), and ``tests/test_snapshot.py`` fails, naming the page, the key and the old
+and the new string, as soon as either changes.  A change that is meant is accepted with one command:
 
     make snapshot          (python tools/snapshot.py --update)
 
@@ -29,6 +30,8 @@ import json
 import re
 import sys
 from pathlib import Path
+
+import drawn
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
@@ -87,8 +90,9 @@ def glued() -> dict[str, dict[str, str]]:
 
 
 def widget_states() -> dict[str, dict[str, str]]:
-    """Each page's widget: its controls' labels, and its readout at every combination of their
-    positions (a state key, "3-0", to the readout's strings joined with " | ")."""
+    """Each page's widget: its controls' labels, its readout at every combination of their
+    positions (a state key, "3-0", to the readout's strings joined with " | "), and its plot there
+    ("plot 3-0", :func:`drawn.plot_lines`)."""
     from chapter09.widgets import WIDGETS
 
     out = {}
@@ -96,18 +100,32 @@ def widget_states() -> dict[str, dict[str, str]]:
         spec = w.page_module().controls()
         labels = {f"control {c['name']}": " | ".join(c["labels"]) for c in spec["controls"]}
         states = {key: " | ".join(state["readout"].values()) for key, state in spec["states"].items()}
-        out[w.page] = labels | states
+        out[w.page] = labels | states | drawn.plot_lines(spec)
     return out
+
+
+def figures() -> dict[str, dict[str, list[str]]]:
+    """What each page's static figures show, by page and glue key (:func:`drawn.figure_lines`)."""
+    from chapter09 import book
+    from chapter09.widgets import WIDGETS
+
+    book.setup()
+    return {w.page: {k: drawn.figure_lines(f) for k, f in w.page_module().figures().items()} for w in WIDGETS}
 
 
 def current() -> dict:
     from same_bits import machine
 
     pages = {MACHINE: machine()}
-    widgets = widget_states()
+    widgets, drawings = widget_states(), figures()
     for page, numbers in glued().items():
         text = (BOOK / f"{page}.md").read_text(encoding="utf-8")
-        pages[page] = {"glue": numbers, "examples": run_cells(visible_cells(text)), "widget": widgets[page]}
+        pages[page] = {
+            "glue": numbers,
+            "examples": run_cells(visible_cells(text)),
+            "widget": widgets[page],
+            "figures": drawings[page],
+        }
     return pages
 
 
@@ -125,10 +143,21 @@ def differences(old: dict, new: dict) -> list[str]:
         before, after = old[page].get("widget", {}), new[page].get("widget", {})
         changed = [k for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)]
         for key in changed[:WIDGET_LINES]:
-            where = key if key.startswith("control ") else f"widget state {key}"
+            where = key if key.startswith(("control ", "plot")) else f"widget state {key}"
             lines.append(f"{page}: {where}: {before.get(key, '(absent)')!r} → {after.get(key, '(absent)')!r}")
         if len(changed) > WIDGET_LINES:
             lines.append(f"{page}: … and {len(changed) - WIDGET_LINES} more widget states")
+        before, after = old[page].get("figures", {}), new[page].get("figures", {})
+        for key in sorted(set(before) | set(after)):
+            if key not in before or key not in after:
+                lines.append(f"{page}: figure {key} {'added' if key in after else 'removed'}")
+                continue
+            was, now = before[key], after[key]
+            changed = [(i, a, b) for i, (a, b) in enumerate(zip(was, now)) if a != b]
+            if len(was) != len(now):
+                changed.append((min(len(was), len(now)), f"{len(was)} lines", f"{len(now)} lines"))
+            for i, a, b in changed[:WIDGET_LINES]:
+                lines.append(f"{page}: figure {key}, line {i + 1}: {a!r} → {b!r}")
         before, after = old[page]["examples"], new[page]["examples"]
         for i in range(max(len(before), len(after))):
             was = before[i] if i < len(before) else "(absent)"
