@@ -5,8 +5,11 @@ Works on temporary copies of the repository (so edits never touch the checkout):
 a. clean HTML build, pages executed (fresh output, fresh execution cache)
 b. clean HTML build with execution off (-D nb_execution_mode=off): Sphinx's own floor
 c. rebuild after a prose-only edit of one page
-d. rebuild after an edit of one chapter09 module (attention.py): which pages re-execute
+d. rebuild after an edit of one chapter09 maths module (attention.py): which pages re-execute
 e. no-op rebuild
+i. rebuild after an edit of one page module (chapter09/pages/attention.py): its page alone
+j. rebuild after an edit of the registry of widgets (an alias added to chapter09/widgets.py): no
+   figure page re-executes
 f. clean HTML build of the revision ``BENCH_BASE`` (default acb43a2, the last one with a
    home-made kernel pool), from ``git archive``, to compare (a) with
 g. what a first visit of each page of (a) loads, in Chromium (``first_visit.py``), when
@@ -47,7 +50,8 @@ TRAINING_BASE = os.environ.get("TRAINING_BASE", "841cf1c")
 SWEEP = (  # the same trainings in both revisions, by the function both have, never from a store
     "import resource, sys; sys.path.insert(0, '.'); from chapter09 import seq2seq as m; "
     "runs = tuple((a, s) for a in m.ARMS for s in m.SEEDS); "
-    "[m._train_many(runs, n, m.STEPS) for n in m.LENGTHS]; "
+    "train = getattr(m, 'train_many', None) or getattr(m, '_train_many'); "  # its name before 7395fd9
+    "[train(runs, n, m.STEPS) for n in m.LENGTHS]; "
     "r = resource.getrusage(resource.RUSAGE_SELF); print(r.ru_utime + r.ru_stime)"
 )
 MODEL_STEPS = 5 * 9 * 400  # lengths × models × steps of SWEEP
@@ -70,6 +74,13 @@ def page_seconds(log: str) -> dict[str, float]:
     return {p: float(t) for p, t in re.findall(r"([\w-]+)\.md: Executed notebook in ([\d.]+) seconds", log)}
 
 
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace ``old`` (which must be there) by ``new`` in a file of a copy."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{path.name} no longer has {old!r}: update the bench's edit"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
 def base_copy(path: Path, revision: str = BASE) -> Path:
     """The files of ``revision`` at ``path`` (what ``git archive`` gives)."""
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], capture_output=True, check=True).stdout
@@ -81,8 +92,8 @@ def base_copy(path: Path, revision: str = BASE) -> Path:
 
 
 def measure() -> dict:
-    times = {k: [] for k in "abcdef"}
-    cpu, reexecuted, pages = [], [], []
+    times = {k: [] for k in "abcdefij"}
+    cpu, reexecuted, pages = [], {k: [] for k in "dij"}, []
     for run in range(RUNS):
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
@@ -105,11 +116,16 @@ def measure() -> dict:
             page.write_text(text.replace("Cap arquitectura no hi pot fer res;", f"Cap arquitectura ({run});"))
             t, _ = sphinx(repo, "a", tmp / f"cache-{run}")
             times["c"].append(t)
-            module = repo / "chapter09" / "attention.py"
-            module.write_text(module.read_text(encoding="utf-8") + f"\n# benchmark edit {run}\n", encoding="utf-8")
-            t, log = sphinx(repo, "a", tmp / f"cache-{run}")
-            times["d"].append(t)
-            reexecuted.append(sorted(set(re.findall(r"([\w-]+)\.md: Executing notebook", log))))
+            edits = {
+                "d": (repo / "chapter09" / "attention.py", "\n", f"\n# benchmark edit {run}\n"),
+                "i": (repo / "chapter09" / "pages" / "attention.py", "\n", f"\n# benchmark edit {run}\n"),
+                "j": (repo / "chapter09" / "widgets.py", 'ALIASES = {"6"', f'ALIASES = {{"bench{run}": "portes", "6"'),
+            }
+            for k, (path, old, new) in edits.items():
+                edit(path, old, new)
+                t, log = sphinx(repo, "a", tmp / f"cache-{run}")
+                times[k].append(t)
+                reexecuted[k].append(sorted(page_seconds(log)))
     return {
         "times": {k: statistics.median(v) for k, v in times.items()},
         "all": times,
@@ -181,8 +197,10 @@ def main() -> None:
         "d": "d) després d'editar chapter09/attention.py",
         "e": "e) sense cap canvi",
         "f": f"f) neta, la revisió {BASE}",
+        "i": "i) després d'editar chapter09/pages/attention.py",
+        "j": "j) després d'afegir un àlies al registre (widgets.py)",
     }
-    for k in "abcdef":
+    for k in "abcdefij":
         print(f"  {labels[k]:<48} {ca(m[k]):>7} s   ({', '.join(ca(t) for t in result['all'][k])})")
     cores = build.cores()
     floor = result["cpu"] / cores
@@ -191,7 +209,12 @@ def main() -> None:
         f"  a/f = {ca(m['a'] / m['f'])} (objectiu ≤ 1,1)    c/e = {ca(m['c'] / m['e'])} (objectiu ≤ 1,2)    "
         f"a/mínim = {ca(m['a'] / floor)}    a/b = {ca(m['a'] / m['b'])}"
     )
-    print(f"  pàgines tornades a executar a (d): {result['reexecuted'][0]}")
+    for k, what in (("d", "un mòdul de càlcul"), ("i", "un mòdul de pàgina"), ("j", "el registre")):
+        runs = result["reexecuted"][k]
+        print(
+            f"  ({k}) editar {what}: torna a executar {runs[0] or 'cap pàgina'}"
+            + ("" if runs.count(runs[0]) == len(runs) else f" (les execucions difereixen: {runs})")
+        )
     print("\nExecució de cada pàgina a (a), cadascuna en el seu nucli de Jupyter (mediana, s):")
     for page, t in result["pages"].items():
         print(f"  {page:<32} {ca(t):>6}")
