@@ -26,6 +26,7 @@ from . import validate
 
 __all__ = ["N_SEEDS", "built_dir", "memo", "sources", "stored"]
 
+BUILT_VARIABLE = "CHAPTER09_BUILT"  # another folder for built_dir (see there)
 N_SEEDS = 200  # every share "in X % of the seeds" counts this many seeds, 0 … N_SEEDS − 1
 
 
@@ -108,7 +109,8 @@ def built_dir(module: str, kind: str) -> Path:
     ``__pycache__/<kind>-<module>-<digest>``, the digest of its sources (:func:`sources`) and of numpy's and
     numba's versions.  numba checks a compiled loop against its own file only, not the functions it
     calls in other files: the folder's name carries them all.  When a new one is made, the older
-    folders of the same kind and module go.
+    folders of the same kind and module go.  ``CHAPTER09_BUILT`` names another folder for them (an
+    installed copy of the package reads what a checkout of the same sources has built).
 
     Parameters
     ----------
@@ -129,7 +131,8 @@ def built_dir(module: str, kind: str) -> Path:
     for path in sources(module):
         digest.update(b"\0" + path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
     name = f"{kind}-{module.rsplit('.', 1)[-1]}"
-    here = package / "__pycache__" / f"{name}-{digest.hexdigest()[:16]}"
+    base = Path(os.environ.get(BUILT_VARIABLE) or package / "__pycache__")
+    here = base / f"{name}-{digest.hexdigest()[:16]}"
     if not here.is_dir():
         for old in here.parent.glob(f"{name}-*"):
             shutil.rmtree(old, ignore_errors=True)

@@ -1,6 +1,7 @@
 """The notebooks the HTML book offers for download are real notebooks that run on their own:
 installed alone, as a wheel, in a fresh virtual environment, each runs to the end and
-prints the book's numbers; its prose is plain Markdown with the computed values in it."""
+prints the book's numbers; its prose is plain Markdown with the computed values in it.
+(Page 4b reads the trainings this run already made from the same sources: ``CHAPTER09_BUILT``.)"""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from conftest import WIDGET_IDS, build_wheel
+from chapter09 import common
+
+from conftest import ROOT, WIDGET_IDS, build_wheel
 
 pytestmark = pytest.mark.book
 MYST = re.compile(r"\{(glue|cite|ref|doc|numref|eq)[\w:-]*\}`|^(:{3,}|`{3,})\{|^:(class|name|tags):", re.M)
@@ -45,6 +48,8 @@ def fresh_kernel(tmp_path_factory):
                 "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
                 "display_name": "chapter09 (fresh)",
                 "language": "python",
+                # page 4b's trainings, trained once per run: the wheel's sources are the checkout's
+                "env": {common.BUILT_VARIABLE: str(ROOT / "chapter09" / "__pycache__")},
             }
         ),
         encoding="utf-8",

@@ -78,3 +78,11 @@ def test_the_folder_is_named_by_the_sources_the_function_depends_on():
     assert {"seq2seq.py", "seq2seq_net.py", "portable.py", "seq2seq_task.py"} <= training
     assert not {"fmt.py", "plots.py", "widgets.py"} & training  # a page's wording does not retrain it
     assert common.built_dir("chapter09.seq2seq_sweep", "stored").name.startswith("stored-seq2seq_sweep-")
+
+
+def test_another_folder_can_hold_what_is_built(tmp_path, monkeypatch):
+    """An installed copy of the package reads what a checkout of the same sources has built."""
+    here = common.built_dir("chapter09.seq2seq", "stored")
+    monkeypatch.setenv(common.BUILT_VARIABLE, str(tmp_path))
+    there = common.built_dir("chapter09.seq2seq", "stored")
+    assert there.parent == tmp_path and there.name == here.name
