@@ -53,11 +53,33 @@ def build_book(out: Path, cache: Path) -> subprocess.CompletedProcess:
     return build.run(ROOT, out / "html", "-d", str(out / ".doctrees"), cache=cache, quiet=True, timeout=900)
 
 
+def once(tmp_path_factory, worker_id: str, name: str, make):
+    """``make(folder)`` once per run, whichever pytest-xdist worker asks first; the others wait for it
+    and read the same folder (the recipe of pytest-xdist's documentation, with a lock of the standard
+    library).  A ``make`` that failed fails again for every later asker, with its message, at no cost."""
+    root = tmp_path_factory.getbasetemp()
+    root = root if worker_id == "master" else root.parent  # the run's folder, shared by its workers
+    folder, failed = root / name, root / f"{name}.failed"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if failed.exists():
+            pytest.fail(failed.read_text(encoding="utf-8"), pytrace=False)
+        if not (root / f"{name}.done").exists():
+            folder.mkdir(exist_ok=True)
+            try:
+                make(folder)
+            except BaseException as error:
+                failed.write_text(f"{name}: {error}", encoding="utf-8")
+                raise
+            (root / f"{name}.done").touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
-def execution_cache(tmp_path_factory) -> Path:
-    """One fresh execution cache for the session: the PDF build finds there the pages the HTML
+def execution_cache(tmp_path_factory, worker_id) -> Path:
+    """One fresh execution cache for the run: the PDF build finds there the pages the HTML
     build executed (their SVG figures, which it converts to PDF)."""
-    return tmp_path_factory.mktemp("cache")
+    return once(tmp_path_factory, worker_id, "cache", lambda folder: None)
 
 
 def checkout_state() -> dict:
@@ -66,20 +88,21 @@ def checkout_state() -> dict:
     return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in ROOT.rglob("*") if not skip & set(p.parts)}
 
 
-WRITTEN_BY_THE_BUILD: set[Path] = set()  # files of the checkout the session's build changed (none, we hope)
-
-
 @pytest.fixture(scope="session")
-def built_book(tmp_path_factory, execution_cache) -> Path:
+def built_book(tmp_path_factory, worker_id, execution_cache) -> Path:
     """A clean build (fresh cache, fresh output, both outside the checkout): the HTML folder.
-    The one build of the session that the tests read; it notes what it changed in the checkout."""
-    tmp = tmp_path_factory.mktemp("book")
-    before = checkout_state()
-    result = build_book(tmp / "out", execution_cache)
-    after = checkout_state()
-    WRITTEN_BY_THE_BUILD.update(p for p in set(before) | set(after) if before.get(p) != after.get(p))
-    assert result.returncode == 0, f"sphinx-build -W failed:\n{result.stdout}\n{result.stderr}"
-    return tmp / "out" / "html"
+    The one build of the run that the tests read, whichever worker reads it; what the build changed
+    in the checkout (nothing, we hope) is noted in ``written.txt`` beside it."""
+
+    def make(folder: Path) -> None:
+        before = checkout_state()
+        result = build_book(folder / "out", execution_cache)
+        after = checkout_state()
+        written = sorted(str(p) for p in set(before) | set(after) if before.get(p) != after.get(p))
+        (folder / "written.txt").write_text("\n".join(written), encoding="utf-8")
+        assert result.returncode == 0, f"sphinx-build -W failed:\n{result.stdout}\n{result.stderr}"
+
+    return once(tmp_path_factory, worker_id, "book", make) / "out" / "html"
 
 
 # --- the registry: every page's numbers and claims, computed once per run -------------------------
@@ -89,22 +112,14 @@ WIDGET_IDS = [f"W{w.number}" for w in WIDGETS]  # each page readout()'s widget
 
 @pytest.fixture(scope="session")
 def registry(tmp_path_factory, worker_id) -> tuple:
-    """``widgets.registry()``, computed once per run: under pytest-xdist the first worker to ask computes
-    it and leaves it in the run's shared temporary folder, and the others read it (the recipe of
-    pytest-xdist's documentation, with a lock from the standard library).  The trainings of page 4b
-    take a minute; no later run sees this copy."""
+    """``widgets.registry()``, computed once per run (the trainings of page 4b take a minute on a
+    machine's first run; no later run sees this copy)."""
     from chapter09 import widgets
 
-    if worker_id == "master":
-        return widgets.registry()
-    shared = tmp_path_factory.getbasetemp().parent / "registry.pickle"
-    with open(f"{shared}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if shared.is_file():
-            return pickle.loads(shared.read_bytes())
-        computed = widgets.registry()
-        shared.write_bytes(pickle.dumps(computed))
-        return computed
+    def make(folder: Path) -> None:
+        (folder / "registry.pickle").write_bytes(pickle.dumps(widgets.registry()))
+
+    return pickle.loads((once(tmp_path_factory, worker_id, "registry", make) / "registry.pickle").read_bytes())
 
 
 @pytest.fixture
@@ -134,8 +149,8 @@ def pytest_configure(config):
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     """Mark each test by the fixtures it uses (a module that builds on its own says so with
-    ``pytestmark``), so that ``make test-fast`` (-m "not book and not browser") leaves them out,
-    and the readers of the session's book run in one worker."""
+    ``pytestmark``), so that ``make test-fast`` (-m "not book and not browser") leaves them out.
+    Any worker may read the book, the PDF or the registry: each is made once per run (:func:`once`)."""
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         if used & BUILDS:
@@ -146,13 +161,6 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.system)
         if item.get_closest_marker("book") and not item.get_closest_marker("timeout"):
             item.add_marker(pytest.mark.timeout(900))  # the book, and the PDF, built in its setup
-        if used & (BUILDS | SYSTEM) or item.get_closest_marker("system"):
-            # one worker of pytest-xdist (``--dist loadgroup``) builds the session's book once for
-            # all its readers, and installs the system packages one at a time (apt has one lock)
-            item.add_marker(pytest.mark.xdist_group("built-book"))
-        elif used & {"w", "registry"} or item.get_closest_marker("registry"):
-            # the other worker computes the registry (and page 4b's trainings) for the tests that read them
-            item.add_marker(pytest.mark.xdist_group("registry"))
         if (used & {"w", "registry"} or item.get_closest_marker("registry")) and not item.get_closest_marker("timeout"):
             item.add_marker(pytest.mark.timeout(600))  # the first reader computes the registry: a minute or two
 
@@ -169,13 +177,16 @@ def ensure_system_tool(script: str, what: str) -> None:
     and say so on the terminal while it does.  Where that cannot be done the test is
     skipped — except under CI, where it fails."""
     said = []
-    with subprocess.Popen(
-        ["bash", str(ROOT / "tools" / script)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-    ) as process:
-        for line in process.stderr:
-            said.append(line)
-            if line.startswith("installing"):
-                say(f"\n[{script}] {line.strip()}")
+    with open("/tmp/chapter09-apt.lock", "w") as lock:  # apt installs one package at a time: so do the workers
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        install = subprocess.Popen(
+            ["bash", str(ROOT / "tools" / script)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
+        with install as process:
+            for line in process.stderr:
+                said.append(line)
+                if line.startswith("installing"):
+                    say(f"\n[{script}] {line.strip()}")
     if process.returncode == 3:
         message = f"{what} is missing and cannot be installed here: " + "".join(said)
         if os.environ.get("CI") == "true":
@@ -189,21 +200,23 @@ def ensure_tex() -> None:
 
 
 @pytest.fixture(scope="session")
-def built_pdf(tmp_path_factory, execution_cache, built_book) -> Path:
-    """The PDF book (LaTeX builder + xelatex via latexmk), from the same executed pages."""
-    ensure_tex()
-    out = tmp_path_factory.mktemp("pdf")
-    result = build.run(
-        ROOT,
-        out,
-        builder="latexpdf",
-        cache=execution_cache,
-        quiet=True,
-        timeout=900,
-        env=dict(os.environ, LATEXMKOPTS="-silent"),
-    )
-    assert result.returncode == 0, f"PDF build failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}"
-    return out / "latex" / "capitol-09.pdf"
+def built_pdf(tmp_path_factory, worker_id, execution_cache, built_book) -> Path:
+    """The PDF book (LaTeX builder + xelatex via latexmk), from the same executed pages, built once per run."""
+
+    def make(folder: Path) -> None:
+        ensure_tex()
+        result = build.run(
+            ROOT,
+            folder,
+            builder="latexpdf",
+            cache=execution_cache,
+            quiet=True,
+            timeout=900,
+            env=dict(os.environ, LATEXMKOPTS="-silent"),
+        )
+        assert result.returncode == 0, f"PDF build failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}"
+
+    return once(tmp_path_factory, worker_id, "pdf", make) / "latex" / "capitol-09.pdf"
 
 
 @pytest.fixture(scope="session")
