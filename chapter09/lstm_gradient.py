@@ -61,7 +61,8 @@ layers is the total:
 True
 
 The LSTM's factors, like widget 1's, are fitted slopes (a line through all the steps), and
-what one multiplies the gradient by over ``T`` steps is that factor compounded, ``factor**T``.
+what one multiplies the gradient by over ``T`` steps is that factor compounded, ``factor**T``;
+a factor below 1 halves the gradient every ``ln 2 / −ln factor`` steps (:func:`half_life`).
 """
 
 from __future__ import annotations
@@ -349,6 +350,15 @@ def stack_gradient(residual: bool = True, seed: int = 0, branch_scale: float = S
     branch_scale = validate.real("branch_scale", branch_scale, 0.0, MAX_SCALE)
     r = stack_measure([seed], residual, branch_scale)
     return StackGradient(residual, validate.frozen(r.log_norms[0]), float(r.factor[0]), float(r.total[0]))
+
+
+# --- a factor per step, read as a half-life ------------------------------------------------------
+
+
+def half_life(factor: float) -> float:
+    """Steps back for a gradient multiplied by ``factor`` (0 < factor < 1) per step to fall to half:
+    ``factor^k = 1/2``, so ``k = ln 2 / −ln factor``."""
+    return float(np.log(2) / -np.log(factor))
 
 
 # --- seed statistics: how often the page's statements hold ---------------------------------

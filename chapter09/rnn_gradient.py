@@ -8,8 +8,8 @@ by ``W_hhᵀ diag(tanh′(a_t))``, so after ``k`` steps back
     ∂L/∂h_{T-k} = W_hhᵀ diag(tanh′(a_{T-k+1})) ··· W_hhᵀ diag(tanh′(a_T)) u.
 
 Two numbers can be computed apart from the gradient: the spectral radius
-``ρ(W_hh)`` (Gelfand's formula on the matrix alone) and the mean of ``tanh′``
-along the sequence.  Their product predicts the growth per step, so the
+``ρ(W_hh)`` (Gelfand's formula on the matrix alone: :mod:`chapter09.spectral`) and the
+mean of ``tanh′`` along the sequence.  Their product predicts the growth per step, so the
 predicted slope of ``ln ‖∂L/∂h_{T-k}‖`` against ``k`` is ``ln(ρ · mean tanh′)``.
 The widget measures the real slope by backpropagation and sets the two side
 by side.
@@ -29,8 +29,12 @@ Pascanu's bound guarantees "vanishes" only when ``‖W_hh‖₂ · max tanh′``
 
 Weights: ``W_hh = w_scale · W0`` and ``W_xh = input_scale · U0`` with ``W0, U0``
 of independent N(0, 1/d) entries, inputs ``x_t ~ N(0, I)``, all from
-``numpy.random.default_rng(seed)``.  Both norms scale with ``W_hh``:
-``ρ(s·W0) = s·ρ(W0)`` and ``‖s·W0‖₂ = s·‖W0‖₂`` for ``s > 0``.
+``numpy.random.default_rng(seed)`` (:mod:`chapter09.rnn_draw`).  Both norms scale with ``W_hh``:
+``ρ(s·W0) = s·ρ(W0)`` and ``‖s·W0‖₂ = s·‖W0‖₂`` for ``s > 0``, so one network tells at which
+scale either reaches a given value (:meth:`RNNGradient.scale_for_radius`, ``scale_for_norm``).
+
+With ``W_hh = c·I`` and no input the state stays at 0, ``tanh′ = 1``, and every step back
+multiplies the gradient by ``c``: the slope is ``ln c`` (:func:`constant_gradient_slope`).
 
 The page's headline values (its network is seed 0, :func:`page_seed`):
 
@@ -57,6 +61,8 @@ import numpy as np
 from . import validate
 from .common import batched_matvec as matvec
 from .common import memo
+from .rnn_draw import MAX_BATCH, MEMORY_LIMIT, WORK_LIMIT, D, Draw, T, draw, draws, fits
+from .spectral import GELFAND_SQUARINGS, gelfand_radius
 
 __all__ = [
     "AUTHOR_SMALL_INPUT",
@@ -94,18 +100,13 @@ __all__ = [
     "verdict",
 ]
 
-D, T = 10, 40
 W_SCALE, INPUT_SCALE = 0.8, 1.0
 MIN_SCALE, MAX_SCALE = 0.01, 10.0
-GELFAND_SQUARINGS = 40  # m = 2^40 in ‖A^m‖^{1/m}
 EXPLODE_FACTOR = 10.0  # "explodes": the fitted line grows by more than this over the T steps back
 VERDICTS = ("s’esvaeix", "es manté", "explota")  # slope below −threshold(T), between, above +threshold(T)
 SEED = 0  # the page's network: the first seed, not searched for (how often each statement holds: rnn_gradient_seeds)
 BOUND_SLACK = 1e-12  # rounding allowance of the per-step bound check, in natural log
 SWEEP_SCALES = tuple(np.round(np.arange(1, 81) * 0.05, 2).tolist())  # w_scale 0,05 … 4,00
-MAX_BATCH = 2000  # seeds of one batch (within WORK_LIMIT and MEMORY_LIMIT too)
-WORK_LIMIT = 75 * 10**7  # networks × T × (d² + 256) of one batch: about 3 s (256: numpy's cost per small matrix)
-MEMORY_LIMIT = 5 * 10**7  # networks × T × d numbers of one call (400 MB of float64)
 
 # The text's settings and the thresholds of its statements
 SATURATING = (2.0, 1.0)  # "Posa l'escala de W_hh a 2 i deixa l'escala de l'entrada a 1"
@@ -117,145 +118,7 @@ SLOPE_DIGITS = 3  # every slope per step the book prints, as the threshold (0,05
 FLIP_LIMIT = 1.5  # "the slope changes sign once ρ passes 1" holds if it starts exploding before ρ = 1,5
 
 
-# --- the draw -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Draw:
-    """The random ingredients of a network (stacked along leading axes for several)."""
-
-    W0: np.ndarray  # (..., d, d), N(0, 1/d)
-    U0: np.ndarray  # (..., d, d), N(0, 1/d)
-    x: np.ndarray  # (..., T, d), N(0, 1)
-    u: np.ndarray  # (..., d), unit vector
-
-
-def draw(d: int = D, T: int = T, seed: int = 0) -> Draw:
-    """Draw the network's ingredients from ``default_rng(seed)``: W0, U0, x, then u.
-
-    Parameters
-    ----------
-    d : int, 1 … 512
-        Width of the hidden state (and of the inputs).
-    T : int, 2 … 10000
-        Sequence length, in steps.
-    seed : int, 0 … 2**63 - 1
-        Seed of ``numpy.random.default_rng`` for the draw.
-
-    Returns
-    -------
-    Draw
-        W0 and U0 (d, d), x (T, d) and the unit vector u (d,), all read-only.
-    """
-    d, T = validate.integer("d", d, 1, 512), validate.integer("T", T, 2, 10_000)
-    rng = np.random.default_rng(validate.integer("seed", seed, 0, 2**63 - 1))
-    W0 = rng.standard_normal((d, d)) / np.sqrt(d)
-    U0 = rng.standard_normal((d, d)) / np.sqrt(d)
-    x = rng.standard_normal((T, d))
-    u = rng.standard_normal(d)
-    return Draw(*(validate.frozen(a) for a in (W0, U0, x, u / np.linalg.norm(u))))
-
-
-def draws(seeds, d: int = D, T: int = T) -> Draw:
-    """The draws of several seeds, each as :func:`draw` gives it, stacked along a leading axis.
-
-    Parameters
-    ----------
-    seeds : iterable of int, 1 … 2000 of them (MAX_BATCH), each 0 … 2**63 - 1
-        The seeds, one network each.
-    d : int, 1 … 512
-        Width of the hidden state (and of the inputs).
-    T : int, 2 … 10000, with len(seeds)·T·(d² + 256) ≤ WORK_LIMIT and len(seeds)·T·d ≤ MEMORY_LIMIT
-        Sequence length, in steps.
-
-    Returns
-    -------
-    Draw
-        The draws stacked: W0 and U0 (n, d, d), x (n, T, d) and u (n, d), read-only.
-    """
-    seeds = validate.seeds("seeds", seeds, MAX_BATCH)
-    d, T = validate.integer("d", d, 1, 512), validate.integer("T", T, 2, 10_000)
-    _fits("seeds, d and T", len(seeds), T, d)
-    each = [draw(d, T, s) for s in seeds]
-    return Draw(*(validate.frozen(np.stack([getattr(e, f) for e in each])) for f in ("W0", "U0", "x", "u")))
-
-
-def _fits(names: str, networks: int, T: int, d: int) -> None:
-    """Refuse a batch of networks that would take more than a few seconds, or 400 MB."""
-    validate.size(names, networks * T * (d * d + 256), WORK_LIMIT, "networks·T·(d² + 256)")
-    validate.size(names, networks * T * d, MEMORY_LIMIT, "networks·T·d")
-
-
-def _finite(names: str, *results) -> None:
-    """Refuse inputs so large that a result overflows (entries near 10³⁰⁰ do)."""
-    if not all(np.all(np.isfinite(r)) for r in results):
-        raise ValueError(f"{names} must be small enough for a finite result, got values that overflow float64")
-
-
-# --- factor 1: the spectral radius --------------------------------------------------------------
-
-
-def gelfand_radius(A, squarings: int = GELFAND_SQUARINGS):
-    """Spectral radius by Gelfand's formula, ``ρ(A) = lim ‖A^k‖^{1/k}``, with ``k = 2^squarings``.
-
-    ``A^k`` is reached by repeated squaring; after each squaring the matrix is
-    divided by its Frobenius norm and the logarithm of that norm is kept, so
-    ``ln ‖A^k‖`` never overflows.  The error of ``‖A^k‖^{1/k}`` is of order
-    ``ln(C)/k`` (``C`` depends on A's eigenvectors): a few 10⁻¹³ for ``k = 2^40``.
-
-    Parameters
-    ----------
-    A : array_like of float, shape (..., n, n), non-empty, finite; squarings·matrices·n³ ≤ 10·WORK_LIMIT
-        A square matrix, or a stack of them.
-    squarings : int, 1 … 60
-        The exponent is ``k = 2^squarings``.
-
-    Returns
-    -------
-    float or numpy.ndarray of shape (...)
-        The spectral radius ρ(A), ≥ 0.0: a float for one matrix, an array for a stack.
-
-    >>> round(gelfand_radius(np.array([[0.0, 2.0], [0.5, 0.0]])), 12)   # eigenvalues ±1
-    1.0
-    >>> gelfand_radius(np.array([[[0.0, 1.0], [0.0, 0.0]], [[3.0, 0.0], [0.0, 1.0]]]))  # nilpotent; diagonal
-    array([0., 3.])
-    """
-    A, squarings = validate.real_array("A", A), validate.integer("squarings", squarings, 1, 60)
-    if A.ndim < 2 or A.shape[-1] != A.shape[-2] or A.size == 0 or not np.all(np.isfinite(A)):
-        raise ValueError(f"A must be a non-empty finite square matrix (or a stack of them), got shape {A.shape}")
-    validate.size("A", squarings * A.size * A.shape[-1], 10 * WORK_LIMIT, "squarings·matrices·n³")
-    M, log_norm, zero = A, np.zeros(A.shape[:-2]), np.zeros(A.shape[:-2], dtype=bool)
-    for step in range(squarings + 1):  # invariant: A^(2^step) = exp(log_norm) · M, ‖M‖ = 1
-        if step:
-            M, log_norm = M @ M, 2 * log_norm
-        with np.errstate(over="ignore"):
-            norm = np.linalg.norm(M, axis=(-2, -1))
-        _finite("A", norm)
-        zero |= norm == 0  # A^k = 0: the radius is 0 (nilpotent, or A = 0)
-        norm = np.where(zero, 1.0, norm)
-        M, log_norm = M / norm[..., None, None], log_norm + np.log(norm)
-    radius = np.where(zero, 0.0, np.exp(log_norm / 2.0**squarings))
-    return float(radius) if A.ndim == 2 else radius
-
-
-def eigen_radius(A: np.ndarray) -> float:
-    """max |λ| of ``A``, LAPACK's eigenpair refined by three Newton steps whose residual
-    ``A v − λ v`` is computed in extended precision (``numpy.longdouble``): the reference that
-    Gelfand's radius is compared with, to about 10⁻¹⁸ where ``longdouble`` has 64 bits
-    (``eigvals`` alone is off by a few 10⁻¹⁵)."""
-    lam, V = np.linalg.eig(A)
-    i, n = int(np.argmax(np.abs(lam))), A.shape[-1]
-    Aq, lq, vq = A.astype(np.longdouble), np.clongdouble(lam[i]), V[:, i].astype(np.clongdouble)
-    for _ in range(3):
-        residual = (Aq @ vq - lq * vq).astype(complex)
-        M = np.zeros((n + 1, n + 1), complex)  # [[A − λI, −v], [vᴴ, 0]] (δv ⟂ v)
-        M[:n, :n], M[:n, n], M[n, :n] = A - complex(lq) * np.eye(n), -vq.astype(complex), vq.conj().astype(complex)
-        step = np.linalg.solve(M, -np.r_[residual, 0])
-        vq, lq = vq + step[:n].astype(np.clongdouble), lq + np.clongdouble(step[n])
-    return float(np.abs(lq))
-
-
-# --- factor 2, and the gradient: forward and backward --------------------------------------------
+# --- factor 2, and the gradient: forward and backward (factor 1, ρ, is chapter09.spectral's) ------
 
 
 def tanh_prime(a: np.ndarray) -> np.ndarray:
@@ -292,6 +155,12 @@ def backprop(W_hh: np.ndarray, tp: np.ndarray, u: np.ndarray) -> tuple[np.ndarra
     return directions, log_norms
 
 
+def _finite(names: str, *results) -> None:
+    """Refuse inputs so large that a result overflows (entries near 10³⁰⁰ do)."""
+    if not all(np.all(np.isfinite(r)) for r in results):
+        raise ValueError(f"{names} must be small enough for a finite result, got values that overflow float64")
+
+
 def slope(log_norms) -> np.ndarray:
     """Least-squares slope of ``log_norms`` against the steps back ``k = 0 … K − 1``.
 
@@ -318,6 +187,14 @@ def slope(log_norms) -> np.ndarray:
         fitted = (np.where(vanished, 0.0, log_norms) * k).sum(axis=-1) / (k * k).sum()
     _finite("log_norms", fitted)
     return np.where(vanished.any(axis=-1), -np.inf, fitted)
+
+
+def constant_gradient_slope(c: float, T: int = T) -> float:
+    """The fitted slope when ``W_hh = c·I`` and there is no input (h_t = 0, tanh′ = 1, so every step
+    back multiplies the gradient by c), by the widget's own forward pass, backpropagation and fit."""
+    W_hh = c * np.eye(D)
+    tp = tanh_prime(forward(W_hh, np.zeros((D, D)), np.zeros((T, D))))
+    return float(slope(backprop(W_hh, tp, np.eye(D)[0])[1]))
 
 
 # --- the verdict: one threshold for "explota", "es manté" and "s'esvaeix" ------------------------
@@ -444,6 +321,18 @@ class RNNGradient:
             steps = np.diff(self.log_grad_norms, axis=-1)
         return np.all(np.isnan(steps) | (steps <= np.expand_dims(self.bound_slope, -1) + BOUND_SLACK), axis=-1)
 
+    def scale_for_radius(self, radius):
+        """The ``w_scale`` at which ρ(W_hh) is ``radius`` (ρ(s·W0) = s·ρ(W0))."""
+        return radius * self.w_scale / self.spectral_radius
+
+    def scale_for_norm(self, norm):
+        """The ``w_scale`` at which ‖W_hh‖₂ is ``norm`` (‖s·W0‖₂ = s·‖W0‖₂)."""
+        return norm * self.w_scale / self.spectral_norm
+
+    def radius_at(self, w_scale):
+        """ρ(W_hh) at another ``w_scale``."""
+        return w_scale / self.w_scale * self.spectral_radius
+
     @property
     def growth(self):
         """The factor by which the fitted line grows over the T steps back."""
@@ -544,24 +433,12 @@ def sweep(input_scale: float = INPUT_SCALE, seeds=(0,), scales=SWEEP_SCALES, d: 
         raise ValueError(f"scales must hold 1 to 1000 values in [{MIN_SCALE}, {MAX_SCALE}], got {scales.size} values")
     seeds = validate.seeds("seeds", seeds, MAX_BATCH)
     d, T = validate.integer("d", d, 1, 512), validate.integer("T", T, 2, 10_000)
-    _fits("seeds, scales, d and T", len(seeds) * scales.size, T, d)
+    fits("seeds, scales, d and T", len(seeds) * scales.size, T, d)
     dr = draws(seeds, d, T)
     return _run(Draw(*(a[:, None] for a in (dr.W0, dr.U0, dr.x, dr.u))), scales, input_scale)
 
 
 # --- the page's seed ----------------------------------------------------------------------------
-
-
-def narrative_statements(seeds: tuple) -> dict[str, np.ndarray]:
-    """The page's three statements, as its sentences say them, for each seed of ``seeds``
-    (counted by ``rnn_gradient_seeds.robustness``)."""
-    default, sat, small = (sweep(x, seeds, (w,)) for w, x in SETTINGS.values())
-    story = {
-        "default_vanishes": (default.spectral_radius < 1) & default.vanishes,  # ρ < 1, and it vanishes
-        "saturation_vanishes": (sat.spectral_radius > 1) & (sat.product < 1) & sat.vanishes,
-        "small_input_explodes": (small.product > 1) & small.explodes,  # "the second factor" explains it
-    }
-    return {k: v[:, 0] for k, v in story.items()}
 
 
 def page_seed() -> int:

@@ -4,7 +4,8 @@ Every share counts the seeds ``0 … n_seeds − 1`` (the book: ``N_SEEDS`` = 20
 batches of networks (:func:`chapter09.rnn_gradient.sweep`): the three settings of the text,
 and the sweep of ``w_scale`` over ``SWEEP_SCALES`` at two input scales, on which
 :func:`explosions` finds where the gradient starts to explode as ρ rises (the slope passes
-``w1.threshold``, the same threshold as the verdict "explota"), and where it stops again.
+``w1.threshold``, the same threshold as the verdict "explota"), and where it stops again
+(:func:`at_radius` reads a quantity of a sweep at such a radius).
 
 >>> from chapter09 import rnn_gradient as w1
 >>> start, stop = explosions(w1.sweep(w1.SMALL_INPUT[1], (w1.page_seed(),)))
@@ -55,6 +56,12 @@ def explosions(sw: w1.RNNGradient) -> tuple[np.ndarray, np.ndarray]:
     stop_at = down.argmax(axis=-1)  # the first scale after it where it does not
     start = np.where(start_at == 0, radii[:, 0], _crossing(radii, y, start_at))
     return np.where(starts, start, np.nan), np.where(starts & down.any(axis=-1), _crossing(radii, y, stop_at), np.nan)
+
+
+def at_radius(sw: w1.RNNGradient, values: np.ndarray, radius: float) -> float:
+    """``values`` (of the first seed of the sweep ``sw``, one per scale) at the spectral radius
+    ``radius``, by linear interpolation between the scales."""
+    return float(np.interp(radius, sw.spectral_radius[0], values[0]))
 
 
 def _crossing(radii: np.ndarray, y: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -115,7 +122,7 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
     runs = {name: w1.sweep(x, seeds, (w,)) for name, (w, x) in w1.SETTINGS.items()}  # as the seed rule runs them
     default, small = runs["default"], runs["small_input"]
     small_default = w1.sweep(w1.SMALL_INPUT[1], seeds, (w1.W_SCALE,))
-    story = w1.narrative_statements(seeds)
+    story = _narrative_statements(seeds)
     author = w1.sweep(w1.AUTHOR_SMALL_INPUT, seeds, (w1.SMALL_INPUT[0],))
     radii_at_2 = runs["saturating"].spectral_radius  # ρ(2·W0)
     return Robustness(
@@ -138,6 +145,17 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
         narrative=_share(np.logical_and.reduce(list(story.values()))),
         radius_range_at_2=(float(radii_at_2.min()), float(radii_at_2.max())),
     )
+
+
+def _narrative_statements(seeds: tuple) -> dict[str, np.ndarray]:
+    """The page's three statements, as its sentences say them, for each seed of ``seeds``."""
+    default, sat, small = (w1.sweep(x, seeds, (w,)) for w, x in w1.SETTINGS.values())
+    story = {
+        "default_vanishes": (default.spectral_radius < 1) & default.vanishes,  # ρ < 1, and it vanishes
+        "saturation_vanishes": (sat.spectral_radius > 1) & (sat.product < 1) & sat.vanishes,
+        "small_input_explodes": (small.product > 1) & small.explodes,  # "the second factor" explains it
+    }
+    return {k: v[:, 0] for k, v in story.items()}
 
 
 def _share(holds) -> float:

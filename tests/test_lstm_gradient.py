@@ -214,6 +214,12 @@ def test_exercise_answers_are_computed_independently():
     assert n["w2_bound_side"] == ("per sobre" if r.forget_bound > 0.95 else "per sota")
 
 
+@pytest.mark.parametrize("factor", [0.5, 0.9, 0.95, 0.99])
+def test_a_half_life_halves_the_gradient(factor):
+    k = w2.half_life(factor)
+    assert factor**k == pytest.approx(0.5, rel=1e-12)
+
+
 def test_the_corrected_sentence_reads_off_the_table():
     """ "no s'hi acosta": the gap at f = 0,9 is not below the gap at f = 0,95, as the table shows;
     the growth over T steps is the factor at f = 1 compounded."""

@@ -1,14 +1,13 @@
-"""Widget 1: the radius, the gradient and the slopes, checked independently."""
+"""Widget 1: the gradient and the slopes, checked independently (the radius: ``test_spectral.py``; the page:
+``test_rnn_gradient_page.py``)."""
 
 import dataclasses
-import re
 
 import numpy as np
 import pytest
 
-from chapter09 import fmt
 from chapter09 import rnn_gradient as w1
-from chapter09.rnn_gradient_seeds import explosions, robustness
+from chapter09.rnn_gradient_seeds import at_radius, explosions, robustness
 
 SETTINGS = [(w1.W_SCALE, w1.INPUT_SCALE), w1.SATURATING, w1.SMALL_INPUT, (0.3, 0.0)]
 
@@ -57,33 +56,6 @@ def test_log_norms_of_the_readout_are_those_of_the_gradients():
     np.testing.assert_allclose(np.linalg.norm(directions, axis=-1), 1.0, rtol=1e-12)
     np.testing.assert_array_equal(log_norms, r.log_grad_norms)
     assert log_norms[0] == 0.0  # ‖u‖ = 1
-
-
-@pytest.mark.parametrize("seed", range(50))
-def test_gelfand_radius_matches_the_eigenvalues(seed):
-    A = np.random.default_rng(seed).standard_normal((10, 10)) * (0.1 + seed / 10)
-    assert w1.gelfand_radius(A) == pytest.approx(max(abs(np.linalg.eigvals(A))), rel=1e-9)
-
-
-@pytest.mark.parametrize(
-    "A, rho",
-    [
-        ([[0.0, -1.0], [1.0, 0.0]], 1.0),  # rotation: a complex pair
-        ([[0.5, 1e3], [0.0, 0.5]], 0.5),  # Jordan block, very non-normal
-        ([[0.0, 1.0], [0.0, 0.0]], 0.0),  # nilpotent
-        ([[0.0]], 0.0),
-        ([[3.0, 0.0], [0.0, -3.0]], 3.0),  # two eigenvalues of equal modulus
-        ([[1e150, 0.0], [0.0, 1.0]], 1e150),  # no overflow on the way
-    ],
-)
-def test_gelfand_radius_on_hard_matrices(A, rho):
-    assert w1.gelfand_radius(np.array(A)) == pytest.approx(rho, rel=1e-9, abs=1e-300)
-
-
-def test_radius_is_homogeneous_as_the_sweep_assumes():
-    W0 = w1.draw(seed=4).W0
-    for s in (0.05, 0.8, 2.0, 3.7):
-        assert w1.gelfand_radius(s * W0) == pytest.approx(s * w1.gelfand_radius(W0), rel=1e-9)
 
 
 def test_tanh_prime_is_accurate_where_one_minus_tanh_squared_is_not():
@@ -209,12 +181,6 @@ def test_bad_parameters_raise_value_error_naming_them(kwargs, name):
         w1.simulate(**kwargs)
 
 
-@pytest.mark.parametrize("A", [np.zeros((2, 3)), np.zeros((0, 0)), np.array([[np.nan]]), np.ones(3)])
-def test_gelfand_rejects_what_is_not_a_finite_square_matrix(A):
-    with pytest.raises(ValueError, match="^A must"):
-        w1.gelfand_radius(A)
-
-
 def test_a_batch_of_seeds_gives_each_seed_s_own_readout():
     """robustness() runs all seeds as one batch: every network of it is the one simulate() runs."""
     seeds = (0, 7, 31)
@@ -234,14 +200,6 @@ def test_a_batch_of_sweeps_gives_each_seed_s_sweep():
         sw = w1.sweep(0.05, (seed,))
         for name in ("measured_slope", "spectral_radius", "mean_tanh_prime", "log_grad_norms"):
             np.testing.assert_allclose(getattr(both, name)[i], getattr(sw, name)[0], rtol=1e-12, err_msg=name)
-
-
-def test_gelfand_radius_of_a_stack_is_the_radius_of_each_matrix():
-    stack = w1.draws(range(4)).W0 * np.array([0.5, 1.0, 2.0, 0.0])[:, None, None]
-    radii = w1.gelfand_radius(stack)
-    assert radii.shape == (4,) and radii[3] == 0.0
-    for A, rho in zip(stack, radii):
-        assert rho == pytest.approx(w1.gelfand_radius(A), rel=1e-12)
 
 
 # --- Pascanu's bound, the thresholds, the seed rule and the exercises ---------------------------
@@ -316,14 +274,10 @@ def flip_and_return(input_scale):
     return sw, flip, back
 
 
-def at(sw, values, radius):
-    return np.interp(radius, sw.spectral_radius[0], values[0])
-
-
 def test_the_small_input_gradient_stops_exploding_as_the_tanh_saturates():
     sw, flip, back = flip_and_return(w1.SMALL_INPUT[1])
     assert 1 < flip < back
-    assert at(sw, sw.mean_tanh_prime, back) < at(sw, sw.mean_tanh_prime, 1.0)
+    assert at_radius(sw, sw.mean_tanh_prime, back) < at_radius(sw, sw.mean_tanh_prime, 1.0)
     assert robustness().flips[w1.SMALL_INPUT[1]].returns > 0.5
 
 
@@ -335,53 +289,6 @@ def test_robustness_s_flips_are_those_of_each_seed_s_sweep():
     stats = rob.flips[w1.SMALL_INPUT[1]]
     assert stats.radius_quartiles[0] <= stats.radius_quartiles[1] <= stats.radius_quartiles[2]
     assert 0 <= stats.never < 1 and stats.soon_after_one > 0.5
-
-
-def test_exercise_answers():
-    from chapter09.pages import rnn_gradient as page
-
-    n, seed = page.readout().numbers, w1.page_seed()
-    # 1: W_hh = 0,99·I, no input: every step multiplies by 0,99; the bound is below 1, yet it "es manté"
-    slope = page.constant_gradient_slope(0.99)
-    assert slope == pytest.approx(np.log(0.99), rel=1e-12)
-    assert -w1.threshold() < slope < 0 and w1.verdict(slope) == "es manté"
-    assert 0.99 > w1.vanishing_guarantee() == pytest.approx(10 ** (-1 / 40), rel=1e-15)
-    assert (n["w1_ex_c"], n["w1_ex_slope"], n["w1_ex_growth"], n["w1_ex_verdict"]) == (
-        "0,99",
-        "−0,010",
-        "0,67",
-        "es manté",
-    )
-    assert fmt.decimal(0.99**40) == n["w1_ex_growth"] and n["w1_guarantee"] == "0,944"
-    # 2: ln 10 / 40 per step; the exploding case's fitted line grows ×5,0·10³
-    assert (n["w1_threshold"], n["w1_small_growth"]) == ("0,058", "5,0·10³")
-    # 3: the bound guarantees vanishing below 10^(−1/40)/‖W0‖₂, where ρ is still well below 1
-    W0 = w1.draw(seed=seed).W0
-    safe = w1.vanishing_guarantee() / np.linalg.svd(W0, compute_uv=False)[0]
-    assert safe * max(abs(np.linalg.eigvals(W0))) < 1 < w1.W_SCALE * np.linalg.svd(W0, compute_uv=False)[0]
-    assert (n["w1_safe_scale"], n["w1_safe_rho"], n["w1_seed_rho_one_scale"]) == ("0,55", "0,48", "1,15")
-    for x in (0.0, 1.0, 10.0):  # below the guaranteed scale it vanishes whatever the input
-        r = w1.simulate(w_scale=safe * 0.999, input_scale=x, seed=seed)
-        assert r.bound_slope < -w1.threshold() and r.vanishes
-
-
-def test_new_numbers_of_the_page():
-    from chapter09.pages import rnn_gradient as page
-
-    n = page.readout().numbers
-    assert n["w1_bound_share"] == "100\xa0%"
-    assert (n["w1_verdict_missed_small"], n["w1_verdict_missed_sat"], n["w1_verdict_missed_default"]) == (
-        "24,5\xa0%",
-        "20,5\xa0%",
-        "0\xa0%",
-    )
-    assert (n["w1_return_rho"], n["w1_return_share"], n["w1_return_median"]) == ("2,03", "78,5\xa0%", "2,15")
-    assert (n["w1_small_share"], n["w1_author_small_share"], n["w1_narrative_share"]) == (
-        "75,5\xa0%",
-        "26,5\xa0%",
-        "59,5\xa0%",
-    )
-    assert (n["w1_seed_flip_rho_small"], n["w1_flip_soon_small"]) == ("1,06", "100\xa0%")
 
 
 @pytest.mark.parametrize(
@@ -401,144 +308,21 @@ def test_a_sweep_refuses_bad_parameters_by_name(kwargs, name):
         w1.sweep(**kwargs)
 
 
-def test_the_widget_shows_what_the_command_line_and_the_prose_show():
-    """Every state of the widget is reading() at its position; the default state is the prose's."""
-    from chapter09.pages import rnn_gradient as page
-
-    spec, n = page.controls(), page.readout().numbers
-    (w_values, x_values), labels = ([c[k] for c in spec["controls"]] for k in ("values", "labels"))
-    for i, j in ((7, 4), (19, 4), (19, 0), (39, 1), (0, 2), (18, 0), (20, 0)):
-        assert spec["states"][f"{i}-{j}"]["readout"] == page.reading(w_values[i], x_values[j])
-    assert (w_values[7], x_values[4]) == (w1.W_SCALE, w1.INPUT_SCALE)
-    assert spec["states"]["7-4"]["readout"] == {k: n["w1_" + ("mean_tp" if k == "tp" else k)] for k in page.LABELS}
-    assert spec["states"]["19-0"]["readout"] == {
-        k: n["w1_small_" + ("mean_tp" if k == "tp" else k)] for k in page.LABELS
-    }
-    assert (labels[0][7], labels[0][19], labels[1][0]) == (n["w1_w_scale"], n["w1_sat_w"], n["w1_small_x"])
+# --- the scales the norms reach, and the constant Jacobian of exercise 1 -------------------------
 
 
-# --- one threshold per verdict word, labels that are their values, triples that agree -----------
+def test_the_scales_follow_from_homogeneity():
+    r = w1.simulate(seed=3)
+    for scale in (r.scale_for_radius(1.0), r.scale_for_norm(0.5)):
+        assert w1.MIN_SCALE < scale < w1.MAX_SCALE
+    at_one, at_half = (w1.simulate(w_scale=s, seed=3) for s in (r.scale_for_radius(1.0), r.scale_for_norm(0.5)))
+    assert at_one.spectral_radius == pytest.approx(1.0, rel=1e-12)
+    assert at_half.spectral_norm == pytest.approx(0.5, rel=1e-12)
+    assert r.radius_at(2.0) == pytest.approx(w1.simulate(w_scale=2.0, seed=3).spectral_radius, rel=1e-12)
 
 
-def number(text: str) -> float:
-    """A Catalan number as the page prints it (−0,913, 1.234,5, 5,0·10³) read back."""
-    text = text.replace("\xa0", "").replace("−", "-").replace(".", "").replace(",", ".")
-    if "·10" in text:
-        mantissa, exponent = text.split("·10")
-        return float(mantissa) * 10.0 ** int(exponent.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")))
-    return float(text)
-
-
-def decimals(text: str) -> int:
-    """Decimals of a printed number (of its mantissa)."""
-    mantissa = text.split("·10")[0]
-    return len(mantissa.split(",")[1]) if "," in mantissa else 0
-
-
-def test_one_threshold_per_verdict_word():
-    """«explota», «es manté» and «s'esvaeix»: the verdict, the readout's flags, the sweep's onsets, the
-    figure's band, the widget's states and the claims all read the slope against w1.threshold."""
-    from chapter09.pages import rnn_gradient as page
-
-    th = w1.threshold(w1.T)
-    assert th == np.log(w1.EXPLODE_FACTOR) / w1.T
-    above, below = np.nextafter(th, 1), np.nextafter(-th, -1)
-    assert [w1.verdict(v) for v in (above, th, 0.0, -th, below)] == [
-        "explota",
-        "es manté",
-        "es manté",
-        "es manté",
-        "s’esvaeix",
-    ]
-    sw = w1.sweep(w1.SMALL_INPUT[1], tuple(range(20)))
-    words = w1.verdict(sw.measured_slope)
-    np.testing.assert_array_equal(sw.explodes, words == "explota")
-    np.testing.assert_array_equal(sw.vanishes, words == "s’esvaeix")
-    start, _ = explosions(sw)  # where the slope first passes the same threshold
-    for k in range(20):
-        first = np.flatnonzero(sw.explodes[k])[0]
-        assert sw.spectral_radius[k, first - 1] <= start[k] <= sw.spectral_radius[k, first]
-    band = page.figures()["w1_fig_sweep"].axes[0].patches[0]  # the grey band of "es manté"
-    assert (band.get_y(), band.get_y() + band.get_height()) == pytest.approx((-th, th), rel=1e-12)
-    spec = page.controls()
-    for key, state in spec["states"].items():
-        i, j = map(int, key.split("-"))
-        slope = number(state["readout"]["meas"])
-        w_scale, input_scale = spec["controls"][0]["values"][i], spec["controls"][1]["values"][j]
-        r = w1.simulate(w_scale=w_scale, input_scale=input_scale, seed=w1.page_seed())
-        assert state["readout"]["verdict"] == w1.verdict(r.measured_slope) == fmt.typographic(r.verdict)
-        assert abs(slope - r.measured_slope) <= 0.5e-3 + 1e-12
-    rob, n = robustness(), page.readout().numbers
-    assert n["w1_threshold"] == fmt.decimal(th, 3)
-    assert rob.small_input_explodes == np.mean(w1.sweep(w1.SMALL_INPUT[1], tuple(range(rob.n_seeds)), (2.0,)).explodes)
-
-
-def test_every_control_label_is_the_value_it_runs():
-    from chapter09.pages import rnn_gradient as page
-
-    for c in page.controls()["controls"]:
-        assert len(c["labels"]) == len(c["values"]) == len(set(c["labels"]))
-        for label, value in zip(c["labels"], c["values"]):
-            assert number(label) == pytest.approx(value, rel=1e-12, abs=0), (c["name"], label, value)
-    assert "0,25" in page.controls()["controls"][1]["labels"]
-
-
-def test_printed_slopes_steps_and_factors_agree():
-    """Every (slope per step, T, factor) the page prints side by side: the factor is exp(T·slope)
-    for a slope within half a unit of the printed slope's last digit, to the factor's own precision."""
-    from chapter09.pages import rnn_gradient as page
-
-    n = page.readout().numbers
-    T = int(n["w1_T"])
-    triples = [
-        (n["w1_meas"], n["w1_growth"]),
-        (n["w1_sat_meas"], n["w1_sat_growth"]),
-        (n["w1_small_meas"], n["w1_small_growth"]),
-        (n["w1_ex_slope"], n["w1_ex_growth"]),
-        (n["w1_threshold"], n["w1_explode_factor"]),
-    ]
-    for slope, factor in triples:
-        s, h = number(slope), 0.5 * 10.0 ** -decimals(slope)
-        f = number(factor)
-        ulp = 0.5 * 10.0 ** -decimals(factor) * (f / float(factor.split("·10")[0].replace(",", ".")))
-        assert np.exp(T * (s - h)) - ulp <= f <= np.exp(T * (s + h)) + ulp, (slope, factor)
-    alts = n["w1_fig_default_alt"] + n["w1_fig_settings_alt"]
-    for prefix in ("w1_", "w1_sat_", "w1_small_"):  # the alt texts print the fitted line's factor
-        assert n[prefix + "growth"] in alts
-    assert f"pendent {n['w1_meas']} per pas, es multiplica per {n['w1_growth']} en {n['w1_T']} passos" in alts
-    assert re.search(r"es multiplica per [^ ]+ en 40 passos", n["w1_fig_default_alt"])
-
-
-def test_the_eigenvalue_reference_is_refined_beyond_lapack():
-    from chapter09.pages import rnn_gradient as page
-
-    for seed in (0, 2, 7):
-        A = w1.simulate(seed=seed).W_hh
-        ref = w1.eigen_radius(A)
-        assert ref == pytest.approx(max(abs(np.linalg.eigvals(A))), rel=1e-13)
-    A = np.array([[0.6, 0.25], [0.1, 0.4]])  # eigenvalues 0,5 ± √0,035: refined to the last bit or so
-    assert abs(w1.eigen_radius(A) - (0.5 + np.sqrt(0.035))) < 2e-16
-    r = w1.simulate(seed=w1.page_seed())
-    gap = abs(r.spectral_radius - w1.eigen_radius(r.W_hh)) / w1.eigen_radius(r.W_hh)
-    for nudge in (1 - 2e-16, 1 + 2e-16):  # the printed gap does not depend on the reference's last bits
-        assert fmt.power_of_ten(gap * nudge, 1) == page.readout().numbers["w1_rho_gap"]
-
-
-def page_prose() -> str:
-    """Page 01 as a reader reads it: the Markdown without its code cells."""
-    from conftest import BOOK
-
-    source = (BOOK / "01-gradient-rnn.md").read_text(encoding="utf-8")
-    return re.sub(r"```\{code-cell\}.*?```", "", source, flags=re.S)
-
-
-def test_the_exploding_case_is_defined_before_it_is_named():
-    prose = page_prose()
-    assert prose.index("*el cas que explota*") <= prose.index("cas que explota") + 1
-
-
-def test_seed_statistics_live_in_one_collapsed_box():
-    prose = page_prose()
-    assert prose.count(":::{admonition} Com ho sabem\n:class: note dropdown") == 1
-    assert "{admonition} Comprovació" not in prose
-    assert prose.lower().count("llavor") <= 3
+@pytest.mark.parametrize("c", [0.5, 0.99, 1.0, 1.05])
+def test_a_constant_jacobian_gives_the_slope_ln_c(c):
+    """W_hh = c·I and no input: h_t = 0, tanh′ = 1, and every step back multiplies the gradient by c."""
+    assert w1.constant_gradient_slope(c) == pytest.approx(np.log(c), rel=1e-12, abs=1e-15)
+    assert w1.constant_gradient_slope(c, T=7) == pytest.approx(np.log(c), rel=1e-12, abs=1e-15)

@@ -1,4 +1,28 @@
-"""Widget 2's page: RNN against LSTM — its numbers, claims, table, figures and widget states."""
+"""Widget 2's page: RNN against LSTM — its numbers, claims, table, figures and widget states.
+
+:func:`readout` reads as the page (``book/02-rnn-lstm.md``) does: one function per section
+gives the glue keys that the section's prose meets first (a key met again later stays with its
+first section; a key that only a claim, a correction or the table uses goes with the section that
+holds its sentence or the table).  The sections, in the order of the page:
+
+==================================  ===============================================================
+``_numbers_model``                  the LSTM beside the RNN, equations (w2-1)
+``_numbers_cell_path``              «Les dues xarxes tenen la mateixa amplada …»: f_t and nothing else
+``_numbers_factor_above_f``         «El factor mesurat per pas surt una mica per sobre de f …»
+``_numbers_factors_table``          the table of the factors for every f, and what it shows
+``_numbers_residual_connection``    «És la mateixa idea que una connexió residual …», the stack
+``_numbers_identities``             «Com ho sabem»: «Les identitats.»
+``_numbers_random_networks``        «Com ho sabem»: «Les xarxes a l'atzar.»
+``_numbers_with_code``              «Amb codi»
+``_numbers_exercises``              «Exercicis»
+``_numbers_summary``                «En resum»
+==================================  ===============================================================
+
+(«Prova-ho» and «Com ho sabem», «El model.» glue no number of their own.)  The figures' text
+alternatives and the table follow, each in a function of its own; the claims' statements, their
+checks and the corrections are in :mod:`chapter09.pages.lstm_gradient_claims`, and what the page
+computes in :mod:`chapter09.lstm_gradient` and :mod:`chapter09.rnn_gradient`.
+"""
 
 from __future__ import annotations
 
@@ -11,55 +35,267 @@ from num2words import num2words
 from .. import book, fmt
 from .. import lstm_gradient as w2
 from .. import rnn_gradient as w1
-from ..claim import Claim, Correction, WidgetClaims, judge
+from ..claim import Claim, WidgetClaims
 from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, new_figure, power_ticks, typeset
+from . import lstm_gradient_claims as registry
+from .lstm_gradient_claims import CHECKS
 
 __all__ = ["CHECKS", "EXERCISE_SCALE", "LABELS", "controls", "factors_table", "figures", "reading", "readout"]
 
 YEAR_LSTM, YEAR_RESIDUAL = 1997, 2015  # Hochreiter & Schmidhuber; highway and residual networks
 EXERCISE_SCALE = 0.1  # exercise 3: the stack's branch with weights ten times smaller
 
-# --- the claims' checks: each judges the numbers of one sentence of the book ----------------
 
-PINNED_TOL = 1e-12  # the cell path with f pinned: f per step, to rounding
-IDENTITY_TOL = 1e-8  # an identity reproduced by finite differences
-GAP_DECIMALS = 3  # the gaps to f compared as the table prints them
-YEARS_SAID = 18  # "divuit anys abans"
+# --- the page's numbers, section by section -------------------------------------------------------
 
 
-def _same_width_and_inputs(x_lstm, x_rnn, d_rnn: int) -> bool:
-    """W2.1: both networks see the same sequence, bit for bit, with the same width."""
-    return np.array_equal(x_lstm, x_rnn) and x_lstm.shape[1] == d_rnn
+@cache
+def readout() -> WidgetClaims:
+    """The page's numbers (glue key → Catalan string), section by section, its claims and corrections."""
+    n = _one_place_each(
+        _numbers_model(),
+        _numbers_cell_path(),
+        _numbers_factor_above_f(),
+        _numbers_factors_table(),
+        _numbers_residual_connection(),
+        _numbers_identities(),  # «Com ho sabem»
+        _numbers_random_networks(),
+        _numbers_with_code(),
+        _numbers_exercises(),
+        _numbers_summary(),
+    )
+    n |= _alt_texts(n)
+    claims, corrections, tables = _claims(), registry.corrections(), {"factors": _table()}
+    return WidgetClaims("W2", "02-rnn-lstm", n, claims, corrections, paragraphs=(4, 5, 6), tables=tables)
 
 
-def _cell_path_is_f(pinned_cell_factor: float, forget: float, carry_gap: float) -> bool:
-    """W2.2: the LSTM's cell path multiplies the gradient by f_t and nothing else."""
-    return abs(pinned_cell_factor - forget) < PINNED_TOL and carry_gap < IDENTITY_TOL
+def _one_place_each(*sections: dict[str, str]) -> dict[str, str]:
+    """The sections' numbers in one dict: a key belongs to one section."""
+    n = {}
+    for numbers in sections:
+        if n.keys() & numbers.keys():
+            raise ValueError(f"numbers glued by two sections: {sorted(n.keys() & numbers.keys())}")
+        n |= numbers
+    return n
 
 
-def _whole_above_f_and_cell(whole_factor: float, forget: float, cell_factor: float) -> bool:
-    """W2.3 (as corrected): the measured factor per step comes out above f, what enters through h_t adds."""
-    return whole_factor > forget and whole_factor > cell_factor
+def _numbers_model() -> dict[str, str]:
+    """The LSTM beside the RNN: the same width and length, its forget gate f and its gates' scale."""
+    return {
+        "w2_d": fmt.integer(_rnn()[0].d),
+        "w2_T": fmt.integer(_steps()),
+        "w2_forget": _forget_text(w2.FORGET),
+        "w2_gate_scale": fmt.decimal(w2.GATE_SCALE, 1),
+    }
 
 
-def _gap_does_not_narrow(gap_default: float, gap_low: float) -> bool:
-    """W2.4 (as corrected): the factor stays above f, and lowering f to 0,9 does not bring it closer."""
-    return 0 < round(gap_default, GAP_DECIMALS) <= round(gap_low, GAP_DECIMALS)
+def _numbers_cell_path() -> dict[str, str]:
+    """«Les dues xarxes tenen la mateixa amplada …»: the cell path multiplies by f_t and nothing else,
+    the RNN by a matrix and a derivative (W2.2)."""
+    return {
+        "w2_rnn_factor": _rnn_factor_text(_rnn()[1]),
+        "w2_pinned_cell": _factor_text(_runs()[(w2.FORGET, True)].cell_path_factor),  # as the table writes it
+    }
 
 
-def _residual_idea_years_before(years: int, residual_gap: float, residual_factor: float, plain_factor: float) -> bool:
-    """W2.5: the idea of the residual connection 18 years before; a stack keeps the gradient with it."""
-    return years == YEARS_SAID and residual_gap < IDENTITY_TOL and residual_factor >= 1 > plain_factor
+def _numbers_factor_above_f() -> dict[str, str]:
+    """«El factor mesurat per pas surt una mica per sobre de f …»: above f, and no nearer as f falls;
+    at f = 1, compounded over the T steps (W2.3, W2.4)."""
+    runs, rob = _runs(), w2.robustness()
+    one = runs[(1.0, False)]
+    gap = {f: runs[(f, False)].whole_factor - f for f in w2.FORGETS}
+    return {
+        "w2_above_share": fmt.share(rob.whole_above_f),
+        "w2_n_seeds": fmt.integer(rob.n_seeds),
+        "w2_forget_low": _forget_text(w2.FORGETS[0]),
+        "w2_gap_kept_share": fmt.share(rob.gap_kept),
+        "w2_gap_low": _factor_text(gap[w2.FORGETS[0]]),
+        "w2_gap_default": _factor_text(gap[w2.FORGET]),
+        "w2_gap_one": _factor_text(gap[1.0]),  # W2.4
+        "w2_whole_one": _factor_text(one.whole_factor),
+        "w2_one_side": _side(one.whole_factor, 1.0),
+        "w2_one_above_share": fmt.share(rob.one_above),
+        "w2_growth_one": _total_text(one.whole_factor ** _steps()),  # the fitted factor compounded over T steps
+    }
 
 
-CHECKS = {
-    "W2.1": _same_width_and_inputs,
-    "W2.2": _cell_path_is_f,
-    "W2.3": _whole_above_f_and_cell,
-    "W2.4": _gap_does_not_narrow,
-    "W2.5": _residual_idea_years_before,
-}
+def _numbers_factors_table() -> dict[str, str]:
+    """The table of the factors for every f, gated and pinned, and what it shows: what enters through
+    h_t adds, and the gated cell path follows the geometric mean of the f_t."""
+    gated, rob = _runs()[(w2.FORGET, False)], w2.robustness()
+    numbers = {
+        "w2_h_adds_share": fmt.share(rob.whole_above_cell[False]),
+        "w2_h_adds_share_pinned": fmt.share(rob.whole_above_cell[True]),
+        "w2_geo": _geo_text(gated.geometric_mean_f),
+        "w2_geo_gap": fmt.power_of_ten(abs(w2.FORGET - gated.geometric_mean_f), 1),
+        "w2_geo_side": _side(gated.geometric_mean_f, w2.FORGET),
+        "w2_geo_below_share": fmt.share(rob.geo_below_f),
+    }
+    for f in w2.FORGETS:  # the table's cells
+        key = forget_key(f)
+        numbers[key] = _forget_text(f)
+        for pin, tag in ((False, "gated"), (True, "pinned")):
+            r = _runs()[(f, pin)]
+            numbers[f"{key}_{tag}_label"] = _gate_text(pin)
+            numbers[f"{key}_{tag}_cell"] = _factor_text(r.cell_path_factor)
+            numbers[f"{key}_{tag}_whole"] = _factor_text(r.whole_factor)
+            numbers[f"{key}_{tag}_geo"] = _geo_text(r.geometric_mean_f)
+            numbers[f"{key}_{tag}_gap"] = _factor_text(r.whole_factor - f)
+    return numbers
+
+
+def _numbers_residual_connection() -> dict[str, str]:
+    """«És la mateixa idea que una connexió residual …»: the years between, and what the identity does
+    in a stack of blocks, with the connection and without (W2.5)."""
+    res, plain = _stacks()
+    years = YEAR_RESIDUAL - YEAR_LSTM
+    return {
+        "w2_years_words": num2words(years, lang="ca"),
+        "w2_year_residual": str(YEAR_RESIDUAL),
+        "w2_years": fmt.integer(years),
+        "w2_stack_scale": fmt.shortest(w2.STACK_SCALE),
+        "w2_stack_res": _factor_text(res.factor),
+        "w2_stack_res_total": _total_text(res.total),
+        "w2_stack_plain": _factor_text(plain.factor),
+        "w2_stack_plain_total": _total_text(plain.total),
+        "w2_stack_share": fmt.share(w2.robustness().stack_residual_above_plain),
+    }
+
+
+def _numbers_identities() -> dict[str, str]:
+    """«Com ho sabem», «Les identitats.»: reproduced by finite differences, the pinned cell path against f,
+    and Jensen's bound on the geometric mean."""
+    residual_gap, carry_gap = _identity_gaps()
+    pinned, rob = _runs()[(w2.FORGET, True)], w2.robustness()
+    return {
+        "w2_carry_gap": _tiny(carry_gap),
+        "w2_residual_gap": _tiny(residual_gap),
+        "w2_pinned_gap": _tiny(abs(pinned.cell_path_factor - w2.FORGET)),
+        "w2_pinned_tol": fmt.power_of_ten(registry.PINNED_TOL, 0),
+        "w2_pinned_exact_share": fmt.share(rob.pinned_cell_is_f),
+        "w2_geo_bound_share": fmt.share(rob.geo_below_bound),
+    }
+
+
+def _numbers_random_networks() -> dict[str, str]:
+    """«Com ho sabem», «Les xarxes a l'atzar.»: the page's seed, and the gaps to f and the stacks over
+    the seeds."""
+    rob = w2.robustness()
+    q1, median, q3 = rob.gap_quartiles[w2.FORGET]
+    return {
+        "w2_seed": fmt.integer(w1.page_seed()),
+        "w2_gap_q1": _factor_text(q1),
+        "w2_gap_median": _factor_text(median),
+        "w2_gap_q3": _factor_text(q3),
+        "w2_gap_low_median": _factor_text(rob.gap_quartiles[w2.FORGETS[0]][1]),
+        "w2_whole_low": _factor_text(_runs()[(w2.FORGETS[0], False)].whole_factor),
+        "w2_gap_one_median": _factor_text(rob.gap_quartiles[1.0][1]),
+        "w2_gap_narrows_share": fmt.share(1 - rob.gap_kept),
+        "w2_cell_below_share": fmt.share(rob.cell_below_f),
+        "w2_stack_res_share": fmt.share(rob.stack_residual_kept),
+        "w2_stack_plain_share": fmt.share(rob.stack_plain_vanishes),
+    }
+
+
+def _numbers_with_code() -> dict[str, str]:
+    """«Amb codi»: the page's LSTM, the whole gradient's factor and the cell path's."""
+    gated = _runs()[(w2.FORGET, False)]
+    return {"w2_whole": _factor_text(gated.whole_factor), "w2_cell": _factor_text(gated.cell_path_factor)}
+
+
+def _numbers_exercises() -> dict[str, str]:
+    """«Exercicis»: 1, the gate pinned at a higher f; 2, half-lives; 3, Jensen's bound; 4, a stack
+    with a small branch."""
+    runs, rnn_factor = _runs(), _rnn()[1]
+    gated = runs[(w2.FORGET, False)]
+    ex_res, ex_plain = (w2.stack_gradient(r, seed=w1.page_seed(), branch_scale=EXERCISE_SCALE) for r in (True, False))
+    return {
+        "w2_forget_high": _forget_text(w2.FORGETS[2]),
+        "w2_high_side": _side(runs[(w2.FORGETS[2], True)].whole_factor, w2.FORGETS[2]),
+        "w2_half_default": _half_text(w2.half_life(w2.FORGET)),
+        "w2_half_high": _half_text(w2.half_life(w2.FORGETS[2])),
+        "w2_half_rnn": _half_text(w2.half_life(rnn_factor)),
+        "w2_half_whole": _half_text(w2.half_life(gated.whole_factor)),
+        "w2_geo_bound": _geo_text(gated.forget_bound),
+        "w2_bound_side": _side(gated.forget_bound, w2.FORGET),
+        "w2_ex_scale": fmt.shortest(EXERCISE_SCALE),
+        "w2_ex_res": _factor_text(ex_res.factor),
+        "w2_ex_plain": _factor_text(ex_plain.factor),
+        "w2_ex_res_total": _total_text(ex_res.total),
+        "w2_ex_plain_total": _total_text(ex_plain.total),
+    }
+
+
+def _numbers_summary() -> dict[str, str]:
+    """«En resum»: the year of the LSTM without a forget gate (W2.5)."""
+    return {"w2_year_lstm": str(YEAR_LSTM)}
+
+
+# --- the figures' text alternatives, the claims and the factors table ------------------------------
+
+
+def _alt_texts(n: dict[str, str]) -> dict[str, str]:
+    """The figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows
+    (the curves' ends, as drawn: the factors per step are fitted slopes, in the prose and the table)."""
+    rnn, gated = _rnn()[0], _runs()[(w2.FORGET, False)]
+    res, plain = _stacks()
+    whole_start, whole_end, cell_end = (
+        np.exp(x) for x in (gated.log_whole[0], gated.log_whole[-1], gated.log_cell[-1])
+    )
+    return {
+        "w2_fig_paths_alt": (
+            f"Norma del gradient per pas enrere, de 0 a {n['w2_T']}, en escala logarítmica: la RNN cau "
+            f"{fmt.de(fmt.shortest(float(np.exp(rnn.log_grad_norms[0]))))} a "
+            f"{fmt.power_of_ten(float(np.exp(rnn.log_grad_norms[-1])), 1)}; tota l’LSTM, només "
+            f"{fmt.de(fmt.decimal(whole_start))} a {_small(whole_end)}, i el camí de la cel·la, a {_small(cell_end)}, "
+            f"gairebé com fᵏ amb f = {n['w2_forget']}: a aquesta escala les tres corbes de dalt es confonen."
+        ),
+        "w2_fig_stack_alt": (
+            f"Norma del gradient per a cada capa enrere d’una pila {fmt.de(fmt.integer(res.log_norms.size - 1))} "
+            f"blocs, en escala logarítmica: amb la connexió residual {'puja' if res.total > 1 else 'cau'} "
+            f"{fmt.de(fmt.shortest(float(np.exp(res.log_norms[0]))))} a {n['w2_stack_res_total']} "
+            f"({n['w2_stack_res']} per capa de mitjana); sense, {'puja' if plain.total > 1 else 'cau'} a "
+            f"{n['w2_stack_plain_total']} ({n['w2_stack_plain']} per capa de mitjana), amb dents de serra."
+        ),
+    }
+
+
+def _claims() -> tuple[Claim, ...]:
+    """The author's statements, judged on the LSTM's runs, widget 1's network, the stacks, the identities'
+    gaps and the years between (:func:`~chapter09.pages.lstm_gradient_claims.claims`)."""
+    return registry.claims(_runs(), _rnn()[0], _stacks(), _identity_gaps(), YEAR_RESIDUAL - YEAR_LSTM)
+
+
+def _table() -> tuple[list[str], list[list[str]]]:
+    """The factors table: a header, and a row of templates per f and kind of gate."""
+    header = [
+        "$f$",
+        "porta",
+        "camí de la cel·la",
+        "mitjana geomètrica de $f_t$",
+        "tot el gradient",
+        "tot el gradient − $f$",
+    ]
+    rows = [
+        ["{%s}" % k] + ["{%s_%s_%s}" % (k, tag, col) for col in ("label", "cell", "geo", "whole", "gap")]
+        for k in map(forget_key, w2.FORGETS)
+        for tag in ("gated", "pinned")
+    ]
+    return header, rows
+
+
+def factors_table():
+    """The factors for every f, as a numbered MyST table (``{numref}`tab-w2-factors```): the PDF,
+    which has no widget, reads there what the text asks to try."""
+    from IPython.display import Markdown
+
+    table = book.markdown_table(*readout().table("factors")).data
+    return Markdown(
+        ":::{table} Factor per pas de cada camí del gradient, per a cada $f$, amb la porta "
+        "d'oblit que oscil·la i fixa\n:name: tab-w2-factors\n\n" + table + "\n:::\n"
+    )
+
 
 # --- how each quantity is written, wherever the page shows it (prose, table, widget, figures) --------
 
@@ -104,264 +340,36 @@ def forget_key(f: float) -> str:
     return "w2_f" + fmt.decimal(f, 2).replace(",", "")
 
 
-def _half_life(factor: float) -> float:
-    """Steps back for a gradient multiplied by ``factor`` per step to fall to half: ln 2 / −ln factor."""
-    return float(np.log(2) / -np.log(factor))
-
-
 def _rnn():
     """Widget 1's network at the page's seed (the same seed, "la mateixa llavor"), and its factor per step."""
     rnn = w1.simulate(seed=w1.page_seed())
     return rnn, float(np.exp(rnn.measured_slope))
 
 
-# --- the page's numbers, claims and table -------------------------------------------------------
+@cache
+def _runs() -> dict:
+    """The LSTM with the page's seed at every f the widget offers, gated and pinned: (f, pinned) → readout."""
+    seed = w1.page_seed()
+    return {(f, p): w2.simulate(forget=f, pinned=p, seed=seed) for f in w2.FORGETS for p in (False, True)}
+
+
+def _steps() -> int:
+    """T, the steps back of the page's LSTM (and of the stack, in layers)."""
+    return _runs()[(w2.FORGET, False)].log_whole.size - 1
+
+
+def _stacks():
+    """The page seed's stack of blocks with the residual connection, and without."""
+    seed = w1.page_seed()
+    return w2.stack_gradient(True, seed=seed), w2.stack_gradient(False, seed=seed)
 
 
 @cache
-def readout() -> WidgetClaims:
-    """The page's numbers (glue key → Catalan string), its claims and corrections."""
-    seed = w1.page_seed()
-    rnn, rnn_factor = _rnn()
-    runs = {(f, p): w2.simulate(forget=f, pinned=p, seed=seed) for f in w2.FORGETS for p in (False, True)}
-    gated, pinned = runs[(w2.FORGET, False)], runs[(w2.FORGET, True)]
-    low, one = runs[(w2.FORGETS[0], False)], runs[(1.0, False)]
-    residual_gap, carry_gap, _ = w2.identity_gaps(seed)
-    res, plain = w2.stack_gradient(True, seed=seed), w2.stack_gradient(False, seed=seed)
-    ex_res, ex_plain = (w2.stack_gradient(r, seed=seed, branch_scale=EXERCISE_SCALE) for r in (True, False))
-    rob = w2.robustness()
-    years = YEAR_RESIDUAL - YEAR_LSTM
-    T = gated.log_whole.size - 1
-    gap = {f: runs[(f, False)].whole_factor - f for f in w2.FORGETS}
-    q1, median, q3 = rob.gap_quartiles[w2.FORGET]
-    d3 = _factor_text
-
-    n = {
-        "w2_seed": fmt.integer(seed),
-        "w2_n_seeds": fmt.integer(rob.n_seeds),
-        "w2_d": fmt.integer(rnn.d),
-        "w2_T": fmt.integer(T),
-        "w2_forget": _forget_text(w2.FORGET),
-        "w2_forget_low": _forget_text(w2.FORGETS[0]),
-        "w2_gate_scale": fmt.decimal(w2.GATE_SCALE, 1),
-        "w2_whole": d3(gated.whole_factor),
-        "w2_cell": d3(gated.cell_path_factor),
-        "w2_geo": _geo_text(gated.geometric_mean_f),
-        "w2_geo_gap": fmt.power_of_ten(abs(w2.FORGET - gated.geometric_mean_f), 1),
-        "w2_geo_side": _side(gated.geometric_mean_f, w2.FORGET),
-        "w2_one_side": _side(one.whole_factor, 1.0),
-        "w2_bound_side": _side(gated.forget_bound, w2.FORGET),
-        "w2_geo_bound": _geo_text(gated.forget_bound),
-        "w2_pinned_cell": d3(pinned.cell_path_factor),  # as the table writes it
-        "w2_pinned_gap": _tiny(abs(pinned.cell_path_factor - w2.FORGET)),
-        "w2_pinned_tol": fmt.power_of_ten(PINNED_TOL, 0),
-        "w2_whole_low": d3(low.whole_factor),
-        "w2_whole_one": d3(one.whole_factor),
-        "w2_gap_low": d3(gap[w2.FORGETS[0]]),
-        "w2_gap_default": d3(gap[w2.FORGET]),
-        "w2_gap_one": d3(gap[1.0]),
-        "w2_growth_one": _total_text(one.whole_factor**T),  # the fitted factor compounded over the T steps
-        "w2_rnn_factor": _rnn_factor_text(rnn_factor),
-        "w2_above_share": fmt.share(rob.whole_above_f),
-        "w2_h_adds_share": fmt.share(rob.whole_above_cell[False]),
-        "w2_h_adds_share_pinned": fmt.share(rob.whole_above_cell[True]),
-        "w2_cell_below_share": fmt.share(rob.cell_below_f),
-        "w2_pinned_exact_share": fmt.share(rob.pinned_cell_is_f),
-        "w2_gap_q1": d3(q1),
-        "w2_gap_median": d3(median),
-        "w2_gap_q3": d3(q3),
-        "w2_gap_low_median": d3(rob.gap_quartiles[w2.FORGETS[0]][1]),
-        "w2_gap_one_median": d3(rob.gap_quartiles[1.0][1]),
-        "w2_gap_kept_share": fmt.share(rob.gap_kept),
-        "w2_gap_narrows_share": fmt.share(1 - rob.gap_kept),
-        "w2_one_above_share": fmt.share(rob.one_above),
-        "w2_geo_below_share": fmt.share(rob.geo_below_f),
-        "w2_geo_bound_share": fmt.share(rob.geo_below_bound),
-        "w2_residual_gap": _tiny(residual_gap),
-        "w2_carry_gap": _tiny(carry_gap),
-        "w2_stack_scale": fmt.shortest(w2.STACK_SCALE),
-        "w2_stack_res": d3(res.factor),
-        "w2_stack_plain": d3(plain.factor),
-        "w2_stack_res_total": _total_text(res.total),
-        "w2_stack_plain_total": _total_text(plain.total),
-        "w2_stack_res_share": fmt.share(rob.stack_residual_kept),
-        "w2_stack_plain_share": fmt.share(rob.stack_plain_vanishes),
-        "w2_stack_share": fmt.share(rob.stack_residual_above_plain),
-        "w2_year_lstm": str(YEAR_LSTM),
-        "w2_year_residual": str(YEAR_RESIDUAL),
-        "w2_years": fmt.integer(years),
-        "w2_years_words": num2words(years, lang="ca"),
-        # the exercises' answers
-        "w2_half_default": _half_text(_half_life(w2.FORGET)),
-        "w2_half_high": _half_text(_half_life(w2.FORGETS[2])),
-        "w2_forget_high": _forget_text(w2.FORGETS[2]),
-        "w2_high_side": _side(runs[(w2.FORGETS[2], True)].whole_factor, w2.FORGETS[2]),  # exercise 1
-        "w2_half_rnn": _half_text(_half_life(rnn_factor)),
-        "w2_half_whole": _half_text(_half_life(gated.whole_factor)),
-        "w2_ex_scale": fmt.shortest(EXERCISE_SCALE),
-        "w2_ex_res": d3(ex_res.factor),
-        "w2_ex_plain": d3(ex_plain.factor),
-        "w2_ex_res_total": _total_text(ex_res.total),
-        "w2_ex_plain_total": _total_text(ex_plain.total),
-    }
-    # the figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows
-    whole_start, whole_end, cell_end = (
-        np.exp(x) for x in (gated.log_whole[0], gated.log_whole[-1], gated.log_cell[-1])
-    )
-    # (the curves' ends, as drawn: the factors per step are fitted slopes, in the prose and the table)
-    n["w2_fig_paths_alt"] = (
-        f"Norma del gradient per pas enrere, de 0 a {n['w2_T']}, en escala logarítmica: la RNN cau "
-        f"{fmt.de(fmt.shortest(float(np.exp(rnn.log_grad_norms[0]))))} a "
-        f"{fmt.power_of_ten(float(np.exp(rnn.log_grad_norms[-1])), 1)}; tota l’LSTM, només "
-        f"{fmt.de(fmt.decimal(whole_start))} a {_small(whole_end)}, i el camí de la cel·la, a {_small(cell_end)}, "
-        f"gairebé com fᵏ amb f = {n['w2_forget']}: a aquesta escala les tres corbes de dalt es confonen."
-    )
-    n["w2_fig_stack_alt"] = (
-        f"Norma del gradient per a cada capa enrere d’una pila {fmt.de(fmt.integer(res.log_norms.size - 1))} "
-        f"blocs, en escala logarítmica: amb la connexió residual {'puja' if res.total > 1 else 'cau'} "
-        f"{fmt.de(fmt.shortest(float(np.exp(res.log_norms[0]))))} a {n['w2_stack_res_total']} "
-        f"({n['w2_stack_res']} per capa de mitjana); sense, {'puja' if plain.total > 1 else 'cau'} a "
-        f"{n['w2_stack_plain_total']} ({n['w2_stack_plain']} per capa de mitjana), amb dents de serra."
-    )
-    for f in w2.FORGETS:
-        key = forget_key(f)
-        n[key] = _forget_text(f)
-        for pin, tag in ((False, "gated"), (True, "pinned")):
-            r = runs[(f, pin)]
-            n[f"{key}_{tag}_label"] = _gate_text(pin)
-            n[f"{key}_{tag}_cell"] = d3(r.cell_path_factor)
-            n[f"{key}_{tag}_whole"] = d3(r.whole_factor)
-            n[f"{key}_{tag}_geo"] = _geo_text(r.geometric_mean_f)
-            n[f"{key}_{tag}_gap"] = d3(r.whole_factor - f)
-
-    claims = (
-        Claim(
-            "W2.1",
-            "Les dues xarxes tenen la mateixa amplada, la mateixa llavor i veuen la mateixa seqüència.",
-            "exact",
-            "d = {w2_d}, llavor {w2_seed}, entrades idèntiques bit a bit",
-            **judge(_same_width_and_inputs, gated.x, rnn.x, rnn.d),
-        ),
-        Claim(
-            "W2.2",
-            "La RNN multiplica el gradient per una matriu i una derivada a cada pas; el camí "
-            "de la cel·la de l'LSTM, per $f_t$ i prou.",
-            "method",
-            "identitats del model, que es compleixen per construcció (només comproven el codi): camí "
-            "de la cel·la amb f fixa, {w2_pinned_cell} per pas (|factor − f| = {w2_pinned_gap}); "
-            "$\\partial \\mathbf{{c}}_t/\\partial \\mathbf{{c}}_{{t-1}} - \\operatorname{{diag}}(f_t)$, "
-            "{w2_carry_gap}. Mesurat: RNN, {w2_rnn_factor} per pas",
-            **judge(_cell_path_is_f, pinned.cell_path_factor, w2.FORGET, carry_gap),
-        ),
-        Claim(
-            "W2.3",
-            "El factor mesurat per pas surt una mica per sota de $f$, pel que entra per $\\mathbf{h}_t$.",
-            "qualitative",
-            "tot el gradient {w2_whole}, camí de la cel·la {w2_cell}, f = {w2_forget}; mitjana "
-            "geomètrica de les $f_t$ {w2_geo}",
-            **judge(_whole_above_f_and_cell, gated.whole_factor, w2.FORGET, gated.cell_path_factor),
-            robustness="per sobre de $f$ en {w2_above_share__el}; "
-            "$\\mathbf{{h}}_t$ hi suma en {w2_h_adds_share__el}; mitjana "
-            "geomètrica per sota de f en {w2_geo_below_share__el}",
-        ),
-        Claim(
-            "W2.4",
-            "Amb f = 0,9 el factor s'hi acosta; amb f = 1 queda essencialment a 1.",
-            "qualitative",
-            "tot el gradient − f: {w2_gap_low} (f = {w2_forget_low}), {w2_gap_default} (f = {w2_forget}), "
-            "{w2_gap_one} (f = 1): no s'hi acosta; "
-            "amb f = 1, {w2_whole_one} per pas, ×{w2_growth_one} en {w2_T} passos",
-            **judge(_gap_does_not_narrow, gap[w2.FORGET], gap[w2.FORGETS[0]]),
-            robustness="la diferència amb f no s'estreny en baixar f en {w2_gap_kept_share__el}; amb f = 1, "
-            "per sobre d'1 en {w2_one_above_share__el}",
-        ),
-        Claim(
-            "W2.5",
-            "La mateixa idea que una connexió residual, divuit anys abans: ∂y/∂x = I + ∂F/∂x, i aquí la I és f ≈ 1.",
-            "exact",
-            "{w2_year_lstm} → {w2_year_residual}: {w2_years} anys; J − I − ∂F/∂x: {w2_residual_gap} "
-            "(identitat, per construcció); el que es mesura: una pila {w2_T__de} blocs torna el gradient "
-            "multiplicat per {w2_stack_res_total} amb la connexió residual ({w2_stack_res} per capa de mitjana "
-            "geomètrica) i per {w2_stack_plain_total} sense ({w2_stack_plain} per capa)",
-            **judge(_residual_idea_years_before, years, residual_gap, res.factor, plain.factor),
-            robustness="{w2_stack_share} (amb la connexió ≥ 1 i sense < 1)",
-        ),
-    )
-    corrections = (
-        Correction(
-            "W2.3",
-            "El factor mesurat per pas surt una mica per sota de $f$",
-            "El factor mesurat per pas surt una mica per sobre de $f$ (en {w2_above_share__el} de "
-            "{w2_n_seeds} xarxes a l'atzar)",
-            "Tot el gradient fa {w2_whole} per pas amb f = {w2_forget}, per sobre de f en "
-            "{w2_above_share__el} de les {w2_n_seeds} llavors: el que entra per $\\mathbf{{h}}_t$ hi suma (en "
-            "{w2_h_adds_share__el}), no en resta. El que pot quedar per sota de f és el camí de la "
-            "cel·la sol ({w2_cell}; per sota en {w2_cell_below_share__el} de les llavors), perquè la "
-            "porta oscil·la i hi compta la mitjana geomètrica de les $f_t$.",
-        ),
-        Correction(
-            "W2.3",
-            "la mesura de dalt recull tot el gradient",
-            "la mesura del factor recull tot el gradient",
-            "Al PDF no hi ha giny i la figura pot caure en una altra pàgina, de manera que «de dalt» "
-            "pot no assenyalar res: el text nomena la mesura pel que és.",
-            change="wording",
-        ),
-        Correction(
-            "W2.4",
-            "Baixa f a 0,9 i el factor s'hi acosta; posa-la a 1 i queda essencialment a 1.",
-            "Baixa f a {w2_forget_low} i el factor baixa amb ella, però no s'hi acosta (en "
-            "{w2_gap_kept_share__el} de les xarxes): en queda {w2_gap_low} per sobre, quan a f = {w2_forget} en "
-            "quedava {w2_gap_default}; posa-la a 1 i queda a {w2_whole_one} per pas, una mica {w2_one_side} "
-            "d'1 (en {w2_one_above_share__el} de les xarxes), que en {w2_T} passos multiplica el gradient "
-            "per {w2_growth_one}.",
-            "La diferència amb f no s'estreny en baixar f: {w2_gap_default} a f = {w2_forget}, "
-            "{w2_gap_low} a f = {w2_forget_low} i {w2_gap_one} a f = 1; no s'estreny en "
-            "{w2_gap_kept_share__el} de les {w2_n_seeds} llavors. Amb f = 1, el factor {w2_whole_one__de} "
-            "per pas (el pendent ajustat) es compon: en {w2_T} passos, el gradient es multiplica per "
-            "{w2_growth_one} (per sobre d'1 en {w2_one_above_share__el} de les llavors).",
-        ),
-        Correction(
-            "W2.5",
-            "Al fitxer 06, la comprovació de les connexions residuals mesurava que la resposta "
-            "d'un bloc conté $\\mathbf{v}$ intacta",
-            "En un bloc residual, la resposta a una pertorbació $\\mathbf{{v}}$ de l'entrada conté "
-            "$\\mathbf{{v}}$ intacta",
-            "El fitxer 06 no forma part d'aquest llibre, i v no hi estava definida: és una pertorbació "
-            "de l'entrada, i (I + ∂F/∂x)v = v + (∂F/∂x)v. És una identitat (reproduïda amb diferències "
-            "finites a {w2_residual_gap}); el que es mesura és una pila {w2_T__de} blocs, que torna el "
-            "gradient multiplicat per {w2_stack_res_total} amb la connexió residual ({w2_stack_res} per capa) "
-            "i per {w2_stack_plain_total} sense ({w2_stack_plain} per capa).",
-        ),
-    )
-    header = [
-        "$f$",
-        "porta",
-        "camí de la cel·la",
-        "mitjana geomètrica de $f_t$",
-        "tot el gradient",
-        "tot el gradient − $f$",
-    ]
-    rows = [
-        ["{%s}" % k] + ["{%s_%s_%s}" % (k, tag, col) for col in ("label", "cell", "geo", "whole", "gap")]
-        for k in map(forget_key, w2.FORGETS)
-        for tag in ("gated", "pinned")
-    ]
-    return WidgetClaims(
-        "W2", "02-rnn-lstm", n, claims, corrections, paragraphs=(4, 5, 6), tables={"factors": (header, rows)}
-    )
-
-
-def factors_table():
-    """The factors for every f, as a numbered MyST table (``{numref}`tab-w2-factors```): the PDF,
-    which has no widget, reads there what the text asks to try."""
-    from IPython.display import Markdown
-
-    table = book.markdown_table(*readout().table("factors")).data
-    return Markdown(
-        ":::{table} Factor per pas de cada camí del gradient, per a cada $f$, amb la porta "
-        "d'oblit que oscil·la i fixa\n:name: tab-w2-factors\n\n" + table + "\n:::\n"
-    )
+def _identity_gaps() -> tuple[float, float]:
+    """The two identities by central differences, with the page's seed: a residual block's
+    |J − I − ∂F/∂x| and the carry's |∂c_t/∂c_{t-1} − diag(f_t)|."""
+    residual_gap, carry_gap, _ = w2.identity_gaps(w1.page_seed())
+    return residual_gap, carry_gap
 
 
 # --- the figures --------------------------------------------------------------------------------
