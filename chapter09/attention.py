@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -293,6 +294,16 @@ def mean_span_curve() -> tuple[np.ndarray, np.ndarray]:
     return _SPAN_TEMPERATURES, validate.frozen([effective_span(softmax(scores, t)).mean() for t in _SPAN_TEMPERATURES])
 
 
+def context_spread(context: np.ndarray) -> float:
+    """The largest distance between the contexts of two decoder steps (0: every step gets one vector)."""
+    return float(np.linalg.norm(context[:, None, :] - context[None, :, :], axis=-1).max())
+
+
+def scaled_dot_temperature(d_k: int) -> float:
+    """The τ at which a softmax of raw dot products is the Transformer's, of dot products over √d_k: τ = √d_k."""
+    return float(np.sqrt(d_k))
+
+
 # --- float64 at the edges: rounded row sums, a hull of one point, weights that underflow ---------
 
 
@@ -300,6 +311,28 @@ def row_sum_errors(temperatures=TEXT_TEMPERATURES, n: int = N) -> np.ndarray:
     """``|Σα − 1|`` of every row at each temperature, in units of 2⁻⁵³ (the rows do not depend on the seed)."""
     scores = alignment_scores(n)
     return np.concatenate([np.abs(softmax(scores, t).sum(axis=1) - 1.0) / 2.0**-53 for t in temperatures])
+
+
+@dataclass(frozen=True)
+class RowSums:
+    """The rows' ``|Σα − 1|`` in units of 2⁻⁵³, counted: 0 is a sum of exactly 1,0, 1 the float just
+    below 1 (1 − 2⁻⁵³), 2 the float just above (1 + 2⁻⁵²)."""
+
+    units: np.ndarray  # one per row, the temperatures one after another (row_sum_errors)
+    largest: float
+    exact: int  # rows that sum to 1,0
+    one_below: int  # rows that sum to 1 − 2⁻⁵³
+    farther: int  # rows farther from 1
+    exact_share: float
+    within_two_units_share: float  # rows within 2⁻⁵² of 1
+
+
+def row_sums(temperatures=TEXT_TEMPERATURES, n: int = N) -> RowSums:
+    """The rows' sums at each temperature, counted by their error (:class:`RowSums`)."""
+    units = row_sum_errors(temperatures, n)
+    exact, one_below, farther = (int(np.sum(k)) for k in (units == 0, units == 1, units > 1))
+    shares = float(np.mean(units == 0)), float(np.mean(units <= 2))
+    return RowSums(validate.frozen(units), float(units.max()), exact, one_below, farther, *shares)
 
 
 def constant_states(temperature: float = TEMPERATURE, n: int = N) -> tuple[float, float]:
@@ -315,9 +348,24 @@ def constant_states(temperature: float = TEMPERATURE, n: int = N) -> tuple[float
 # ln 2⁻¹⁰⁷⁵ ≈ −745,13, not ln 2⁻¹⁰⁷⁴ ≈ −744,44: exp(−745,0) is 2⁻¹⁰⁷⁴, not 0.  EXP_UNDERFLOW is the
 # smallest float whose exp is not 0.0 (exp of the float just below it is 0.0; tested).
 EXP_UNDERFLOW = math.log(math.ulp(0.0)) - math.log(2.0)
+EXP_UNDERFLOW_POWER = round(math.log2(math.ulp(0.0))) - 1  # −1075: EXP_UNDERFLOW is ln 2^EXP_UNDERFLOW_POWER
 
 
-def underflowed_weights(temperature: float = TAU_MIN, n: int = N) -> tuple[int, float, float, float]:
+class Underflow(NamedTuple):
+    """Weights exactly 0.0 at one temperature (see ``underflowed_weights``)."""
+
+    zeros: int  # how many
+    zeroed: float  # the largest exponent z − m among them
+    kept: float  # the least exponent of a weight that survives
+    floor: float  # EXP_UNDERFLOW
+
+    @property
+    def zeroed_weight(self) -> float:
+        """exp of the largest zeroed exponent, as float64 rounds it: 0.0."""
+        return float(np.exp(self.zeroed))
+
+
+def underflowed_weights(temperature: float = TAU_MIN, n: int = N) -> Underflow:
     """Weights exactly 0.0 at ``temperature``: how many, the largest exponent ``z − m`` among them, the
     least surviving one, and ``EXP_UNDERFLOW`` = ln 2⁻¹⁰⁷⁵ ≈ −745,13, below which ``exp`` rounds to 0.0
     in float64 (every zeroed exponent lies below it, every surviving one above)."""
@@ -325,7 +373,7 @@ def underflowed_weights(temperature: float = TAU_MIN, n: int = N) -> tuple[int, 
     alpha, z = softmax(scores, temperature), scores / temperature
     z = z - z.max(axis=-1, keepdims=True)
     zeroed = float(z[alpha == 0].max()) if np.any(alpha == 0) else -math.inf
-    return int((alpha == 0).sum()), zeroed, float(z[alpha > 0].min()), EXP_UNDERFLOW
+    return Underflow(int((alpha == 0).sum()), zeroed, float(z[alpha > 0].min()), EXP_UNDERFLOW)
 
 
 # --- over the draws of the states: how often the page's statements hold -------------------------

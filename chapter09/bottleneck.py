@@ -42,11 +42,12 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
 import numpy as np
 
 from . import validate
-from .common import memo
+from .common import N_SEEDS, memo
 
 __all__ = [
     "D_MAX",
@@ -96,6 +97,21 @@ class Bottleneck:
     def fits(self) -> bool:
         return self.codes >= self.sentences
 
+    @property
+    def word_bits(self) -> float:
+        """log₂ V: the bits one more word costs."""
+        return math.log2(self.V)
+
+    @property
+    def sentence_bits(self) -> float:
+        """L·log₂ V: the bits that tell every sentence apart."""
+        return self.L * self.word_bits
+
+    @property
+    def fullest_code(self) -> int:
+        """⌈V^L / 2^(d·q)⌉: the fewest sentences the fullest code holds, whatever the encoder."""
+        return -(-self.sentences // self.codes)
+
 
 def _params(d, q, V, L):
     """The four sizes, validated."""
@@ -132,6 +148,12 @@ def bottleneck(d: int = D, q: int = Q, V: int = V, L: int = L) -> Bottleneck:
     log2V = V.bit_length() - 1 if V & (V - 1) == 0 else math.log2(V)  # an integer for a power of two: exact bits
     missing = float(L * log2V - d * q)
     return Bottleneck(d, q, V, L, codes, sentences, missing, min(Fraction(1), Fraction(codes, sentences)))
+
+
+@cache
+def fraction_curve(d: int, q: int, V: int, lengths: tuple[int, ...]) -> tuple[Fraction, ...]:
+    """The largest reconstructible fraction at each sentence length of ``lengths``."""
+    return tuple(bottleneck(d, q, V, L).fraction for L in lengths)
 
 
 def longest_sentence(d: int, q: int, V: int) -> int:
@@ -259,3 +281,32 @@ def pigeonhole(d: int = 2, q: int = 3, V: int = 4, L: int = 4, seed: int = 0) ->
         reconstructible=Fraction(len(counts), V**L),
         sentences_per_code=tuple(sorted(Counter(counts.values()).items())),
     )
+
+
+@dataclass(frozen=True)
+class CodesUsed:
+    """The codes the toy encoder of :func:`pigeonhole` uses, seed by seed of its word vectors."""
+
+    used: tuple[int, ...]  # distinct codes at seeds 0, 1, …
+    codes: int  # the codes possible, 2^(d·q)
+
+    @property
+    def median(self) -> float:
+        """The median over the seeds (of an even count, the mean of the middle two)."""
+        return float(np.median(self.used))
+
+    @property
+    def most(self) -> int:
+        """The most codes any seed uses."""
+        return max(self.used)
+
+    @property
+    def below_share(self) -> float:
+        """The share of the seeds whose encoder uses fewer codes than the bound."""
+        return float(np.mean([u < self.codes for u in self.used]))
+
+
+def codes_used(n_seeds: int = N_SEEDS) -> CodesUsed:
+    """The tiny case of :func:`pigeonhole` at seeds 0 … n_seeds − 1: how many codes each encoding uses."""
+    runs = [pigeonhole(seed=s) for s in range(validate.integer("n_seeds", n_seeds, 1, 2000))]
+    return CodesUsed(tuple(r.distinct_codes for r in runs), runs[0].bound.codes)

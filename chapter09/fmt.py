@@ -3,7 +3,10 @@
 Every number that reaches the prose, a readout table or a tick label goes
 through one of these functions, so the book writes numbers one way only:
 decimal comma, thousands dot, a non-breaking space before ``%`` and units, and the
-minus sign (−, U+2212) where CLDR's Catalan data gives a hyphen.
+minus sign (−, U+2212, :data:`MINUS`) where CLDR's Catalan data gives a hyphen.
+The words around a number (``d’1,43``, ``l’11 %``) and the typography of labels are
+:mod:`chapter09.words`'s, imported here: ``fmt.de``, ``fmt.el``, ``fmt.del_``, ``fmt.al``,
+``fmt.typographic``, ``fmt.FORMS``, ``fmt.with_word``, ``fmt.starts_with_vowel``.
 
 >>> decimal(0.7649), decimal(-0.7649)
 ('0,76', '−0,76')
@@ -24,7 +27,6 @@ from __future__ import annotations
 import functools
 import math
 import numbers
-import re
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 
 from babel import Locale
@@ -32,6 +34,7 @@ from babel.numbers import format_decimal, format_percent
 from babel.units import format_unit
 
 from . import validate
+from .words import FORMS, MINUS, al, de, del_, el, starts_with_vowel, typographic, with_word
 
 __all__ = [
     "FORMS",
@@ -61,34 +64,8 @@ __all__ = [
 
 LOCALE = Locale.parse("ca")
 NBSP = "\u00a0"
-MINUS = "\u2212"  # Catalan typography writes −0,92; CLDR's "ca" data has the hyphen-minus
 SUPERSCRIPT = str.maketrans("0123456789-+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺")
 _BYTE_UNITS = ("byte", "kilobyte", "megabyte", "gigabyte", "terabyte", "petabyte")
-
-
-_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W_])")  # a letter, then a letter or a digit: l'entrada, d'1
-_MATH = re.compile(r"(\$[^$]+\$)")
-
-
-def typographic(text: str) -> str:
-    """Catalan typography for words a reader sees outside the prose (labels, legends, readouts):
-    the apostrophe ’ in place of the typewriter one, left alone inside ``$math$`` (a prime).
-
-    >>> typographic("escala de l'entrada, d'1,43 i $\\tanh'$")
-    "escala de l’entrada, d’1,43 i $\\tanh'$"
-
-    Parameters
-    ----------
-    text : str
-        A label or a short text.
-
-    Returns
-    -------
-    str
-        The same text, typeset.
-    """
-    validate.text("text", text)
-    return "".join(part if _MATH.fullmatch(part) else _APOSTROPHE.sub("’", part) for part in _MATH.split(text))
 
 
 def _finite_real(x, name: str = "x") -> float:
@@ -403,142 +380,3 @@ def _prefixed(n_bytes, base: int, units: int) -> tuple[float, int]:
     while power < units - 1 and n_bytes >= base ** (power + 1):
         power += 1
     return n_bytes / base**power, power
-
-
-# --- the words before a number -------------------------------------------------------------------
-# Catalan elides "de" and the article "el" before a vowel sound, and numbers are read aloud: "d’1,43"
-# (d’u coma…), "l’11 %" (l’onze), but "de 8" (vuit), "el 1.024" (mil vint-i-quatre).
-
-_LEADING = re.compile(r"^(\d{1,3}(?:\.\d{3})*)")
-
-
-def starts_with_vowel(text: str) -> bool:
-    """Whether a number written by this module is read aloud from a vowel: 1 (u, un), 11 (onze),
-    and their millions (un milió, onze milions); not 1.000 (mil), 10 (deu) or −1 (menys u).
-
-    >>> [starts_with_vowel(t) for t in ("1,43", "11\\xa0%", "1.024", "11.000", "1.000.000", "8", "1·10⁻³", "−1")]
-    [True, True, False, True, True, False, True, False]
-
-    Parameters
-    ----------
-    text : str
-        A number as this module writes it (decimal comma, thousands dots, optional unit).
-
-    Returns
-    -------
-    bool
-    """
-    validate.text("text", text)
-    if text.startswith(MINUS):
-        return False  # "menys …"
-    match = _LEADING.match(text)
-    if match is None:
-        raise ValueError(f"text must start with a number written by chapter09.fmt, got {validate.describe(text)}")
-    groups = match.group(1).split(".")
-    # an odd number of groups is read from its units, millions…: "u", "un milió"; an even one
-    # from its thousands: "mil", "onze mil" (no "un mil" in Catalan)
-    vowel = ("1", "11") if len(groups) % 2 else ("11",)
-    return groups[0] in vowel
-
-
-def de(text: str) -> str:
-    """``de`` before a number, elided where it is read from a vowel: ``d’1,43``, ``de 3,15``.
-
-    >>> de("1,43"), de("3,15"), de("11")
-    ('d’1,43', 'de 3,15', 'd’11')
-
-    Parameters
-    ----------
-    text : str
-        A number as this module writes it.
-
-    Returns
-    -------
-    str
-    """
-    return ("d’" if starts_with_vowel(text) else "de ") + text
-
-
-def el(text: str) -> str:
-    """The article before a number (a percentage takes one): ``el 53 %``, ``l’11 %``.
-
-    >>> el("53\\xa0%"), el("11\\xa0%"), el("1\\xa0%")
-    ('el 53\\xa0%', 'l’11\\xa0%', 'l’1\\xa0%')
-
-    Parameters
-    ----------
-    text : str
-        A number as this module writes it.
-
-    Returns
-    -------
-    str
-    """
-    return ("l’" if starts_with_vowel(text) else "el ") + text
-
-
-def _article_after(preposition: str, text: str) -> str:
-    """``de``/``a`` and the article before a number, contracted as Catalan does: ``del 25 %``, ``de l’11 %``."""
-    return f"{preposition} l’{text}" if starts_with_vowel(text) else f"{preposition}l {text}"
-
-
-def del_(text: str) -> str:
-    """``de`` and the article before a number (:func:`el` after ``de``).
-
-    >>> del_("25\xa0%"), del_("11\xa0%")
-    ('del 25\xa0%', 'de l’11\xa0%')
-
-    Parameters
-    ----------
-    text : str
-        A number as this module writes it.
-
-    Returns
-    -------
-    str
-    """
-    return _article_after("de", text)
-
-
-def al(text: str) -> str:
-    """``a`` and the article before a number (:func:`el` after ``a``).
-
-    >>> al("22\xa0%"), al("11\xa0%")
-    ('al 22\xa0%', 'a l’11\xa0%')
-
-    Parameters
-    ----------
-    text : str
-        A number as this module writes it.
-
-    Returns
-    -------
-    str
-    """
-    return _article_after("a", text)
-
-
-FORMS = {"de": de, "el": el, "del": del_, "al": al}  # glue key ``k__de`` is ``de(k)``: see chapter09.claim
-
-
-def with_word(key: str, numbers: dict) -> str | None:
-    """The value of ``key`` if it names a number with the word before it (``w1_rho2_min__de``:
-    ``de`` and the glued ``w1_rho2_min``), else None.
-
-    Parameters
-    ----------
-    key : str
-        A glue key, possibly ending in ``__de``, ``__el``, ``__del`` or ``__al``.
-    numbers : dict
-        The page's glued strings, by key.
-
-    Returns
-    -------
-    str or None
-    """
-    base, _, form = validate.text("key", key).rpartition("__")
-    if not isinstance(numbers, dict) or not all(isinstance(v, str) for v in numbers.values()):
-        raise validate.WrongType("numbers", numbers, "a dict of str")
-    if form in FORMS and base in numbers and _LEADING.match(numbers[base].lstrip(MINUS)):
-        return FORMS[form](numbers[base])
-    return None

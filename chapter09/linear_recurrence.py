@@ -69,6 +69,7 @@ __all__ = [
 
 STEPS, CHANNELS = 1024, 16  # the page's sequence: L = T steps of 16 channels (page 07's 16)
 GATE_MEAN, GATE_SCALE = 3.0, 1.0  # z_t ~ N(3, 1): gates σ(z) near 1, a state that remembers
+STEP_SLOPES = (0.5, 3.0)  # two tanh steps' slopes a1, a2 are drawn from this range (steps())
 MAX_VALUE = 1e100  # |b|, |h0| at most this: L sums of them stay finite
 MAX_LENGTH = 2**20
 MAX_WORK = 10**8  # L·d numbers in one recurrence (a few seconds)
@@ -108,11 +109,17 @@ class Memory:
     source: str  # the bibliography key of the configuration
     window: int = 0
     state_numbers: int = 0
+    state_layers: int = 0  # the layers that keep the state
 
     @property
     def per_token(self) -> int:
         """Bytes the cache grows by with each token (inside the window)."""
         return self.attention_layers * self.kv_numbers * self.bytes_per_number
+
+    @property
+    def layer_state_numbers(self) -> int:
+        """The numbers of the fixed state of one of its recurrent layers (0 without a state)."""
+        return self.state_numbers // self.state_layers if self.state_layers else 0
 
 
 MODELS = (
@@ -127,7 +134,15 @@ MODELS = (
     # hybrid: 12 gated-attention layers of 48 (every 4th: 2 key–value heads of 256), and 36 Gated
     # DeltaNet layers of 32 value heads, each a 128×128 matrix, plus a convolution of 3 past inputs
     # over 2·16·128 + 32·128 channels; bf16 like the cache
-    Memory("Qwen3-Next-80B-A3B", 12, 2 * 2 * 256, 2, "qwen2025", state_numbers=36 * (32 * 128 * 128 + 3 * 8192)),
+    Memory(
+        "Qwen3-Next-80B-A3B",
+        12,
+        2 * 2 * 256,
+        2,
+        "qwen2025",
+        state_numbers=36 * (32 * 128 * 128 + 3 * 8192),
+        state_layers=36,
+    ),
 )
 
 
@@ -266,6 +281,33 @@ def gradient(a) -> np.ndarray:
     for k in range(1, len(a) + 1):
         out[k] = out[k - 1] * a[-k]  # the chain rule: ∂h_{T−k+1}/∂h_{T−k} = a_{T−k+1}
     return out
+
+
+@memo
+def measured_slope(seed: int) -> tuple[float, float]:
+    """On the draw of ``seed``: the measured slope, ln|∂h_T/∂h_0| / T (backprop, mean over channels),
+    and the mean of ln a."""
+    a, _ = draw(seed=seed)
+    return float(np.log(gradient(a)[-1]).mean() / len(a)), float(np.log(a).mean())
+
+
+def uniform_gates(a: float, T: int) -> tuple[float, float]:
+    """Every gate ``a``: the slope of the log-gradient per step, ln a, and ∂h_T/∂h_0 = a^T, exactly."""
+    return float(np.log(a)), a**T
+
+
+@memo
+def scan_gap(seed: int) -> float:
+    """On the draw of ``seed``: how far the scan's states are from the loop's, in units of rounding."""
+    a, b = draw(seed=seed)
+    return ulps_apart(scan(a, b).h, loop(a, b))
+
+
+def steps(seed: int) -> tuple[float, float, float, float]:
+    """Two steps (a1, b1, a2, b2) drawn from ``seed``: slopes in ``STEP_SLOPES``, offsets N(0, 1)."""
+    rng = np.random.default_rng(seed)
+    (a1, a2), (b1, b2) = rng.uniform(*STEP_SLOPES, 2), rng.normal(size=2)
+    return float(a1), float(b1), float(a2), float(b2)
 
 
 def compose(a1: float, b1: float, a2: float, b2: float, points: int = 201) -> Composition:

@@ -51,7 +51,12 @@ def test_an_edit_changes_the_key_of_exactly_the_pages_that_use_it(tmp_path, modu
 
 def test_a_page_depends_on_the_modules_it_imports_transitively_and_on_nothing_else():
     page = "```{code-cell} ipython3\n:tags: [remove-input]\n\nfrom chapter09 import fmt\n```\n"
-    assert [p.name for p in execution.dependencies(page)] == ["__init__.py", "fmt.py", "validate.py"]  # fmt: validate
+    assert [p.name for p in execution.dependencies(page)] == [
+        "__init__.py",
+        "fmt.py",
+        "validate.py",
+        "words.py",
+    ]  # fmt: validate, words
     relative = execution.imports("from .. import fmt\nfrom .claim import Claim", "chapter09.pages.x")
     assert relative == {"chapter09", "chapter09.fmt"}
     assert execution.imports("from .claim import Claim", "chapter09.claims") == {"chapter09.claim"}

@@ -67,7 +67,7 @@ def test_the_gradient_is_the_product_of_the_gates_and_matches_finite_differences
 def test_the_slope_is_the_mean_of_ln_a_and_page_01s_gap_is_page_01s_string(numbers):
     from chapter09.pages import rnn_gradient as page01
 
-    slope, mean_log = page.measured_slope(0)
+    slope, mean_log = lr.measured_slope(0)
     assert abs(slope - mean_log) <= lr.STEPS * EPS * abs(mean_log)
     assert numbers["w8_slope"] == numbers["w8_mean_log_a"] == fmt.decimal(mean_log, 4)
     hand = page01.readout().numbers
@@ -79,7 +79,7 @@ def test_the_slope_is_the_mean_of_ln_a_and_page_01s_gap_is_page_01s_string(numbe
 
 
 def test_two_affine_steps_are_one_and_two_tanh_steps_are_not():
-    c = lr.compose(*page.steps(0))
+    c = lr.compose(*lr.steps(0))
     assert c.affine <= 100 * EPS and c.tanh > page.TANH_FAR
     assert lr.compose(0.0, 1.0, 2.0, 0.5) == lr.Composition(0.0, 0.0)  # a constant first step
     small = lr.compose(1e-4, 0.0, 1.0, 0.0)  # tanh almost linear near 0: almost one step
@@ -97,7 +97,8 @@ def test_every_model_constant_is_its_published_arithmetic():
     qwen = MODELS["Qwen3-Next-80B-A3B"]
     assert qwen.attention_layers == 48 // 4 and qwen.kv_numbers == 2 * 2 * 256 and qwen.per_token == 24_576
     assert qwen.state_numbers == (48 - 12) * (32 * 128 * 128 + (4 - 1) * (2 * 16 * 128 + 32 * 128))
-    assert lr.crossover(qwen.state_numbers // 36, qwen.kv_numbers) == 536
+    assert qwen.layer_state_numbers == qwen.state_numbers // 36 and MODELS["Llama-3.1-8B"].layer_state_numbers == 0
+    assert lr.crossover(qwen.layer_state_numbers, qwen.kv_numbers) == 536
     assert lr.cache_bytes(MODELS["Llama-3.1-8B"], 131_072) == 17_179_869_184
     assert {m.source for m in lr.MODELS} <= set(_bib_keys())
 

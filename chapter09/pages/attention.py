@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from functools import cache
 
 import numpy as np
@@ -69,9 +68,19 @@ def _units_text(k: int) -> str:
     return _power_of_two(j - 53) if k == 1 << j else f"{fmt.integer(k)}·{_power_of_two(-53)}"
 
 
-def _context_spread(context: np.ndarray) -> float:
-    """The largest distance between the contexts of two decoder steps."""
-    return float(np.linalg.norm(context[:, None, :] - context[None, :, :], axis=-1).max())
+def _at_least_text(alpha: float) -> str:
+    """A weight rounded down to three decimals: «… o més»."""
+    return _weight_text(np.floor(alpha * 1000) / 1000)
+
+
+def _span_range_text(a: w4.Attention) -> str:
+    """The spans of the rows, least to greatest: ``1,000 – 1,010``."""
+    return " – ".join(fmt.span(x) for x in (a.span.min(), a.span.max()))
+
+
+def _one_off_text(off: float) -> str:
+    """A sum a power of two away from 1: ``1 + 2⁻⁵²``."""
+    return f"1 {'−' if off < 0 else '+'} {_power_of_two(int(np.log2(abs(off))))}"
 
 
 # --- the claims' checks: each judges the numbers of one sentence of the book ----------------
@@ -114,119 +123,187 @@ CHECKS = {
 
 @cache
 def readout() -> WidgetClaims:
-    """The page's numbers (glue key → Catalan string), its claims, their corrections and its table."""
-    base, cold, warm = (w4.attend(temperature=t) for t in (w4.TEMPERATURE, w4.COLD, w4.WARM))
-    rob, seeds, ulps = w4.robustness(), w4.seed_dependence(), w4.row_sum_errors()
-    zeros, zeroed, kept, ln_tiny = w4.underflowed_weights(w4.TAU_MIN)
-    const_excess, const_off = w4.constant_states(w4.TEMPERATURE)
-    steep = w4.attend(slope=_STEEPER * w4.SLOPE)  # exercise 2: a steeper alignment at the same τ …
-    cooler = w4.attend(temperature=w4.TEMPERATURE / _STEEPER)  # … is the same alignment at a lower τ
-    scaled = w4.attend(temperature=_STEEPER * w4.TEMPERATURE, slope=_STEEPER * w4.SLOPE)  # … and e/τ is all
-    hot = w4.attend(temperature=w4.TAU_MAX)  # exercise 3: every step's context, the same vector
-    tau_k = float(np.sqrt(_D_K))  # dividing by √d_k is a softmax at τ = √d_k
-    spans = lambda a: " – ".join(fmt.span(x) for x in (a.span.min(), a.span.max()))  # noqa: E731
-    curve_t, curve_s = w4.mean_span_curve()
-    n = {
+    """The page's numbers (glue key → Catalan string), section by section of ``04-atencio.md`` (the
+    section «Amb codi» glues only numbers met before it), its claims, their corrections and its table."""
+    n = _numbers_attention_weights()
+    n |= _numbers_rows_and_hull_in_floating_point()
+    n |= _numbers_zero_weights()
+    n |= _numbers_copy_and_mean_seed_by_seed()
+    n |= _numbers_exercises()
+    n |= _numbers_claims_page()
+    n |= _alt_texts(n)
+    table = {"readout": _readout_table()}
+    return WidgetClaims("W4", "04-atencio", n, _claims(), _corrections(), paragraphs=(9, 10), tables=table)
+
+
+def _at(tau: float) -> w4.Attention:
+    """The page's example at temperature ``tau``."""
+    return w4.attend(temperature=tau)
+
+
+# --- the numbers of each section of the page ----------------------------------------------------
+
+
+def _numbers_attention_weights() -> dict[str, str]:
+    """«Els pesos de l'atenció», the page's opening: the example and its scores, the scaled dot product,
+    the span, the two statements, the two temperatures and their table, the scores computed from the states."""
+    base, cold, warm = _at(w4.TEMPERATURE), _at(w4.COLD), _at(w4.WARM)
+    rob, seeds = w4.robustness(), w4.seed_dependence()
+    return {
         "w4_n": fmt.integer(w4.N),
         "w4_d": fmt.integer(w4.D),
-        "w4_slope": fmt.decimal(w4.SLOPE, 1),
         "w4_seed": fmt.integer(base.seed),
-        "w4_n_seeds": fmt.integer(rob.n_seeds),
+        "w4_slope": fmt.decimal(w4.SLOPE, 1),
+        # scores set by hand against scores computed from the states (scaled dot product)
+        "w4_dot_std_raw": fmt.decimal(seeds.dot_std_raw, 2),
+        "w4_sqrt_d": fmt.decimal(w4.scaled_dot_temperature(w4.D), 2),
+        "w4_dot_std_scaled": fmt.decimal(seeds.dot_std_scaled, 2),
         "w4_tau": _tau_text(w4.TEMPERATURE),
+        "w4_span": fmt.span(base.span.mean()),
+        "w4_max_ulp_value": _rounding_text(w4.row_sums().largest * 2.0**-53),
+        "w4_hull_excess": _rounding_text(base.hull_excess),
         "w4_tau_cold": _tau_text(w4.COLD),
         "w4_tau_warm": _tau_text(w4.WARM),
+        "w4_copy_share": fmt.share(rob.copy_share),
+        "w4_n_seeds": fmt.integer(rob.n_seeds),
+        "w4_mean_share": fmt.share(rob.mean_share),
+        # the table: the cold copy and the warm mean
+        "w4_span_cold": fmt.span(cold.span.mean()),
+        "w4_part_cold": fmt.span(cold.participation.mean()),
+        "w4_copy_gap_cold": _distance_text(cold.copy_gap),
+        "w4_mean_gap_cold": _distance_text(cold.mean_gap),
+        "w4_span_warm": fmt.span(warm.span.mean()),
+        "w4_part_warm": fmt.span(warm.participation.mean()),
+        "w4_copy_gap_warm": _distance_text(warm.copy_gap),
+        "w4_mean_gap_warm": _distance_text(warm.mean_gap),
+        "w4_dot_span_min": fmt.span(seeds.dot_span_min),
+        "w4_dot_span_max": fmt.span(seeds.dot_span_max),
+        "w4_dot_span_median": fmt.span(seeds.dot_span_median),
+    }
+
+
+def _numbers_rows_and_hull_in_floating_point() -> dict[str, str]:
+    """«Com ho sabem», **Les files i l'envolupant, en coma flotant**: the 2⁻⁵³ / 2⁻⁵² split of the row
+    sums (the rows do not depend on the seed), the hull over the seeds, and states all equal to 1."""
+    rows, rob = w4.row_sums(), w4.robustness()
+    const_excess, const_off = w4.constant_states(w4.TEMPERATURE)
+    return {
+        "w4_n_temps": fmt.integer(len(w4.TEXT_TEMPERATURES)),
         "w4_tau_min": _tau_text(w4.TAU_MIN),
         "w4_tau_max": _tau_text(w4.TAU_MAX),
-        "w4_min_weight": _weight_text(base.min_weight),
-        "w4_max_ulp_value": _rounding_text(ulps.max() * 2.0**-53),
-        "w4_sums_exact_share": fmt.percent(np.mean(ulps == 0), 0),  # shares of the 35 rows, whole percentages
-        "w4_sums_2ulp_share": fmt.percent(np.mean(ulps <= 2), 0),
-        "w4_hull_excess": _rounding_text(base.hull_excess),
+        "w4_rows_distinct": fmt.integer(len(rows.units)),
+        "w4_rows_exact": fmt.integer(rows.exact),
+        "w4_sums_exact_share": fmt.percent(rows.exact_share, 0),  # shares of the 35 rows, whole percentages
+        "w4_rows_half": fmt.integer(rows.one_below),
+        "w4_pow_half": _power_of_two(-53),
+        "w4_ulp_half": _rounding_text(2.0**-53),
+        "w4_rows_more": fmt.integer(rows.farther),
+        "w4_max_ulp_units": _units_text(int(rows.largest)),
         "w4_hull_share": fmt.share(rob.hull_exact_zero),
         "w4_hull_cases": fmt.integer(rob.n_seeds * len(w4.TEXT_TEMPERATURES)),
-        "w4_span": fmt.span(base.span.mean()),
-        "w4_span_cold": fmt.span(cold.span.mean()),
-        "w4_span_warm": fmt.span(warm.span.mean()),
-        "w4_span_cold_range": spans(cold),
-        "w4_span_warm_range": spans(warm),
-        "w4_part_cold": fmt.span(cold.participation.mean()),
-        "w4_part_warm": fmt.span(warm.participation.mean()),
-        "w4_copy_gap_cold": _distance_text(cold.copy_gap),
-        "w4_copy_gap_warm": _distance_text(warm.copy_gap),
-        "w4_mean_gap_cold": _distance_text(cold.mean_gap),
-        "w4_mean_gap_warm": _distance_text(warm.mean_gap),
-        "w4_spacing": _distance_text(base.state_spacing),
-        # the 2⁻⁵³ / 2⁻⁵² split of the row sums (the rows do not depend on the seed)
-        "w4_rows_distinct": fmt.integer(len(ulps)),
-        "w4_rows_exact": fmt.integer(int(np.sum(ulps == 0))),
-        "w4_rows_half": fmt.integer(int(np.sum(ulps == 1))),
-        "w4_rows_more": fmt.integer(int(np.sum(ulps > 1))),
-        "w4_max_ulp_units": _units_text(int(ulps.max())),
-        "w4_n_temps": fmt.integer(len(w4.TEXT_TEMPERATURES)),
-        "w4_ulp_half": _rounding_text(2.0**-53),
-        "w4_pow_half": _power_of_two(-53),
-        "w4_pow_one": _power_of_two(-52),
+        "w4_const_sum": _one_off_text(const_off),
         "w4_const_excess": _rounding_text(const_excess),
-        "w4_const_sum": f"1 {'−' if const_off < 0 else '+'} {_power_of_two(int(np.log2(abs(const_off))))}",
-        # zero weights by underflow at the lowest temperature
-        "w4_zero_weights": fmt.integer(zeros),
+    }
+
+
+def _numbers_zero_weights() -> dict[str, str]:
+    """«Com ho sabem», **Pesos que valen zero**: weights that underflow at the lowest temperature."""
+    underflow = w4.underflowed_weights(w4.TAU_MIN)
+    return {
+        "w4_min_weight": _weight_text(_at(w4.TEMPERATURE).min_weight),
+        "w4_zero_weights": fmt.integer(underflow.zeros),
         "w4_n_weights": fmt.integer(w4.N**2),
-        "w4_zeroed_exp": fmt.decimal(zeroed, 0),
-        "w4_kept_exp": fmt.decimal(kept, 0),
-        "w4_exp_floor": fmt.decimal(ln_tiny, 2),
-        "w4_exp_floor_pow": _power_of_two(round(math.log2(math.ulp(0.0))) - 1),
-        "w4_zeroed_weight": _weight_text(float(np.exp(zeroed))),
-        # scores set by hand against scores computed from the states (scaled dot product)
-        "w4_sqrt_d": fmt.decimal(np.sqrt(w4.D), 2),
-        "w4_dot_std_raw": fmt.decimal(seeds.dot_std_raw, 2),
-        "w4_dot_std_scaled": fmt.decimal(seeds.dot_std_scaled, 2),
-        "w4_dot_span_min": fmt.span(seeds.dot_span_min),
-        "w4_dot_span_median": fmt.span(seeds.dot_span_median),
-        "w4_dot_span_max": fmt.span(seeds.dot_span_max),
-        "w4_mono_spread": _rounding_text(seeds.monotone_spread),
-        # the cold copy and the warm mean over the seeds
+        "w4_kept_exp": fmt.decimal(underflow.kept, 0),
+        "w4_zeroed_exp": fmt.decimal(underflow.zeroed, 0),
+        "w4_zeroed_weight": _weight_text(underflow.zeroed_weight),
+        "w4_exp_floor_pow": _power_of_two(w4.EXP_UNDERFLOW_POWER),
+        "w4_exp_floor": fmt.decimal(underflow.floor, 2),
+    }
+
+
+def _numbers_copy_and_mean_seed_by_seed() -> dict[str, str]:
+    """«Com ho sabem», **La còpia i la mitjana, tirada a tirada**: the spans row by row, the distances in
+    units of the states' spacing, the worst seeds."""
+    base, cold, warm = _at(w4.TEMPERATURE), _at(w4.COLD), _at(w4.WARM)
+    rob = w4.robustness()
+    return {
+        "w4_span_cold_range": _span_range_text(cold),
+        "w4_spacing": _distance_text(base.state_spacing),
+        "w4_span_warm_range": _span_range_text(warm),
         "w4_copy_tol": fmt.share(w4.COPY_TOL),
         "w4_mean_tol": fmt.share(w4.MEAN_TOL),
-        "w4_copy_share": fmt.share(rob.copy_share),
-        "w4_mean_share": fmt.share(rob.mean_share),
         "w4_copy_worst": fmt.percent(rob.copy_worst, 2),
         "w4_mean_worst": fmt.percent(rob.mean_worst, 1),
+        "w4_mono_spread": _rounding_text(w4.seed_dependence().monotone_spread),
+    }
+
+
+def _numbers_exercises() -> dict[str, str]:
+    """«Exercicis»: the Transformer's temperature, only e/τ matters, a hot softmax's one context."""
+    tau_k = w4.scaled_dot_temperature(_D_K)  # dividing by √d_k is a softmax at τ = √d_k
+    steep = w4.attend(slope=_STEEPER * w4.SLOPE)  # a steeper alignment at the same τ …
+    cooler = _at(w4.TEMPERATURE / _STEEPER)  # … is the same alignment at a lower τ
+    scaled = w4.attend(temperature=_STEEPER * w4.TEMPERATURE, slope=_STEEPER * w4.SLOPE)  # … and e/τ is all
+    return {
         # exercise 1: the Transformer's temperature
         "w4_dk": fmt.integer(_D_K),
         "w4_tau_dk": _tau_text(tau_k),
-        "w4_span_dk": fmt.span(w4.attend(temperature=tau_k).span.mean()),
+        "w4_span_dk": fmt.span(_at(tau_k).span.mean()),
         # exercise 2: only e/τ matters
         "w4_ex_slope": fmt.decimal(_STEEPER * w4.SLOPE, 1),
-        "w4_ex_tau_cooler": _tau_text(cooler.temperature),
         "w4_ex_tau_scaled": _tau_text(scaled.temperature),
         "w4_ex_span_steep": fmt.span(steep.span.mean()),
+        "w4_ex_tau_cooler": _tau_text(cooler.temperature),
         "w4_ex_span_cooler": fmt.span(cooler.span.mean()),
         "w4_ex_span_scaled": fmt.span(scaled.span.mean()),
         # exercise 3: at the highest τ every step gets (almost) the same context
-        "w4_ex_context_spread_hot": _distance_text(_context_spread(hot.context)),
-        "w4_ex_context_spread": _distance_text(_context_spread(base.context)),
+        "w4_ex_context_spread_hot": _distance_text(w4.context_spread(_at(w4.TAU_MAX).context)),
+        "w4_ex_context_spread": _distance_text(w4.context_spread(_at(w4.TEMPERATURE).context)),
     }
-    # the figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows
-    n["w4_fig_alpha_alt"] = (
+
+
+def _numbers_claims_page() -> dict[str, str]:
+    """Only in the claims' rows (``afirmacions.md``): the robustness of W4.1."""
+    return {
+        "w4_sums_2ulp_share": fmt.percent(w4.row_sums().within_two_units_share, 0),
+        "w4_pow_one": _power_of_two(-52),
+    }
+
+
+def _alt_texts(n: dict) -> dict[str, str]:
+    """The figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows."""
+    cold, warm = _at(w4.COLD), _at(w4.WARM)
+    curve_t, curve_s = w4.mean_span_curve()
+    alpha = (
         f"Pesos α a τ = {n['w4_tau_cold']}, {n['w4_tau']} i {n['w4_tau_warm']}, en mapes de calor de 0 a 1 de "
         f"{n['w4_n']} passos de sortida per {n['w4_n']} paraules d’entrada: a τ = {n['w4_tau_cold']} cada fila "
-        f"dona {_weight_text(np.floor(cold.alpha.max(axis=1).min() * 1000) / 1000)} o més a una sola "
+        f"dona {_at_least_text(cold.alpha.max(axis=1).min())} o més a una sola "
         f"paraula; a τ = {n['w4_tau_warm']} el pes més gran és {_weight_text(float(warm.alpha.max()))}: cada "
         f"fila reparteix el pes entre les {n['w4_n']} paraules."
     )
-    n["w4_fig_span_alt"] = (
+    span = (
         f"Abast efectiu mitjà segons la temperatura τ, {fmt.de(_tau_text(float(curve_t[0])))} a "
         f"{_tau_text(float(curve_t[-1]))} en escala logarítmica: creix {fmt.de(fmt.span(float(curve_s[0])))} "
         f"a {fmt.span(float(curve_s[-1]))}, el nombre de paraules; a τ = {n['w4_tau_cold']} val "
         f"{n['w4_span_cold']} i a τ = {n['w4_tau_warm']}, {n['w4_span_warm']}."
     )
-    claims = (
+    return {"w4_fig_alpha_alt": alpha, "w4_fig_span_alt": span}
+
+
+# --- the claims, their corrections, the table ---------------------------------------------------
+
+
+def _claims() -> tuple[Claim, ...]:
+    """The author's statements W4.1 … W4.5, each judged on the numbers it speaks of."""
+    base, cold, warm = _at(w4.TEMPERATURE), _at(w4.COLD), _at(w4.WARM)
+    rows, curve_s = w4.row_sums(), w4.mean_span_curve()[1]
+    return (
         Claim(
             "W4.1",
             "Cada fila de α suma exactament 1 i no té cap valor negatiu.",
             "exact",
             "Σα − 1: com a molt {w4_max_ulp_value}; pes mínim {w4_min_weight}",
-            **judge(_rows_sum_to_one, float(ulps.max()), min(a.min_weight for a in (base, cold, warm))),
+            **judge(_rows_sum_to_one, rows.largest, min(a.min_weight for a in (base, cold, warm))),
             robustness="exactament 1,0 en {w4_sums_exact_share__el} de les files; a ≤ {w4_pow_one} en "
             "{w4_sums_2ulp_share__el}",
         ),
@@ -267,7 +344,11 @@ def readout() -> WidgetClaims:
             "{w4_n_seeds} llavors",
         ),
     )
-    corrections = (
+
+
+def _corrections() -> tuple[Correction, ...]:
+    """The author's words the page mends: W4.1 and W4.2 hold in exact arithmetic only."""
+    return (
         Correction(
             "W4.1",
             "cada fila de $\\alpha$ suma exactament 1 i no té",
@@ -290,14 +371,17 @@ def readout() -> WidgetClaims:
             change="precision",
         ),
     )
-    table = (
+
+
+def _readout_table() -> tuple[list[str], list[list[str]]]:
+    """The table of the two temperatures the prose names: τ, the two spans and the two distances."""
+    return (
         ["τ", *(LABELS[k] for k in ("span", "part", "copy", "mean"))],
         [
             ["{w4_tau_cold}", "{w4_span_cold}", "{w4_part_cold}", "{w4_copy_gap_cold}", "{w4_mean_gap_cold}"],
             ["{w4_tau_warm}", "{w4_span_warm}", "{w4_part_warm}", "{w4_copy_gap_warm}", "{w4_mean_gap_warm}"],
         ],
     )
-    return WidgetClaims("W4", "04-atencio", n, claims, corrections, paragraphs=(9, 10), tables={"readout": table})
 
 
 # --- the figures --------------------------------------------------------------------------------

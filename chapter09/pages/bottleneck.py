@@ -13,7 +13,6 @@ from matplotlib.ticker import MaxNLocator
 from .. import bottleneck as w3
 from .. import fmt
 from ..claim import Claim, Correction, WidgetClaims, judge
-from ..common import N_SEEDS
 from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, log_log_ticks, new_figure, power_ticks, typeset
 
@@ -24,6 +23,7 @@ _REALISTIC_LENGTHS = (1, 10_000)  # the sentence lengths of the figure with real
 _MISSING_BITS_SAID = "8,0"  # "Falten 8,0 bits", as the page prints the computed bits
 _FRACTION_SAID = 2.0**-8  # the best code's share the page states: 2⁻⁸ = 0,390625 %
 _FRACTION_DIGITS = 3  # a reconstructible fraction's significant digits, wherever the page prints one
+_SEED = 0  # the tiny case's word vectors: nothing on the page depends on which
 _BAHDANAU_LONGEST = 50  # RNNsearch-50 was trained on sentences of up to 50 words (Bahdanau et al. 2015, §4.2)
 
 LABELS = {
@@ -72,12 +72,6 @@ def _ratio_text(fraction: Fraction) -> str:
     return f"{fmt.integer(fraction.numerator)}/{fmt.integer(fraction.denominator)}"
 
 
-@cache
-def _fractions(d: int, q: int, V: int) -> tuple[Fraction, ...]:
-    """The largest reconstructible fraction at each length of ``_LENGTHS``."""
-    return tuple(w3.bottleneck(d, q, V, L).fraction for L in _LENGTHS)
-
-
 # --- the claims' checks: each judges the numbers of one sentence of the book ----------------
 
 
@@ -101,91 +95,153 @@ CHECKS = {"W3.1": _sentences_share_a_code, "W3.2": _fraction_is_the_bound, "W3.3
 
 @cache
 def readout() -> WidgetClaims:
-    """The page's numbers (glue key → Catalan string), its claims and their corrections."""
-    b = w3.bottleneck()
-    tiny = w3.pigeonhole(seed=0)  # the first seed: nothing on the page depends on which
-    used = [w3.pigeonhole(seed=s).distinct_codes for s in range(N_SEEDS)]
-    real = w3.bottleneck(*w3.REALISTIC)
+    """The page's numbers (glue key → Catalan string), section by section of ``03-coll-ampolla.md``,
+    its claims and their corrections."""
+    n = _numbers_seq2seq_bottleneck()
+    n |= _numbers_pigeonhole_counted()
+    n |= _numbers_how_we_know()
+    n |= _numbers_with_code()
+    n |= _numbers_exercises()
+    n |= _alt_texts(n)
+    return WidgetClaims("W3", "03-coll-ampolla", n, _claims(n), _corrections(), paragraphs=(7, 8))
+
+
+# --- the numbers of each section of the page ----------------------------------------------------
+
+
+def _numbers_seq2seq_bottleneck() -> dict[str, str]:
+    """«El coll d'ampolla del seq2seq», the page's opening: the toy sizes and their bound, then realistic
+    sizes, where the bound does not bind (Bahdanau et al.'s RNNencdec; Sutskever et al.'s deep LSTM)."""
+    b, real = w3.bottleneck(), w3.bottleneck(*w3.REALISTIC)
     real_longest = w3.longest_sentence(real.d, real.q, real.V)
-    sutskever = w3.SUTSKEVER
-    longer = w3.bottleneck(b.d, b.q, b.V, b.L + 1)  # exercise 1: one word more
-    n = {
-        **{f"w3_{k}": fmt.integer(v) for k, v in dict(d=b.d, q=b.q, V=b.V, L=b.L, dq=b.d * b.q).items()},
+    sut_d, sut_q, sut_V = w3.SUTSKEVER
+    return {
+        "w3_d": fmt.integer(b.d),
+        "w3_q": fmt.integer(b.q),
+        "w3_V": fmt.integer(b.V),
+        "w3_L": fmt.integer(b.L),
+        "w3_fraction": fraction_text(b.fraction),  # the figure's legend
+        "w3_missing": _bits_text(b.missing_bits),
+        "w3_fraction_exact": exact_fraction_text(b.fraction),  # once, in the author's corrected sentence
         "w3_codes": _count_text(b.codes),
         "w3_sentences": _count_text(b.sentences),
-        "w3_L_log2V": _bits_text(b.L * math.log2(b.V)),
-        "w3_missing": _bits_text(b.missing_bits),
-        "w3_fraction": fraction_text(b.fraction),
-        "w3_fraction_exact": exact_fraction_text(b.fraction),  # once, in the author's corrected sentence
-        "w3_fraction_2": fmt.percent(float(b.fraction), 2),  # the author's rounding, which the page corrects
+        "w3_dq": fmt.integer(b.d * b.q),
+        "w3_L_log2V": _bits_text(b.sentence_bits),
         "w3_fraction_ratio": _ratio_text(b.fraction),
-        **{f"w3_tiny_{k}": fmt.integer(getattr(tiny.bound, k)) for k in ("d", "q", "V", "L", "sentences", "codes")},
+        # realistic sizes
+        "w3_real_d": fmt.integer(real.d),
+        "w3_real_q": fmt.integer(real.q),
+        "w3_real_dq": fmt.integer(real.d * real.q),
+        "w3_real_L": fmt.integer(real.L),
+        "w3_real_V": fmt.integer(real.V),
+        "w3_real_L_log2V": _bits_text(real.sentence_bits),
+        "w3_real_spare": _bits_text(-real.missing_bits),
+        "w3_real_fraction": fraction_text(real.fraction),
+        "w3_real_Lout": fmt.integer(real_longest + 1),  # the first length that leaves sentences out
+        "w3_real_Lmax": fmt.integer(real_longest),  # the longest at which every sentence fits: the figure's line
+        "w3_sut_layers": fmt.integer(w3.SUTSKEVER_LAYERS),
+        "w3_sut_cells": fmt.integer(w3.SUTSKEVER_CELLS),
+        "w3_sut_d": fmt.integer(sut_d),
+        "w3_sut_dq": fmt.integer(sut_d * sut_q),
+        "w3_sut_Lmax": fmt.integer(w3.longest_sentence(sut_d, sut_q, sut_V)),
+        "w3_sut_V": fmt.integer(sut_V),
+        "w3_bahdanau_longest": fmt.integer(_BAHDANAU_LONGEST),
+        "w3_bahdanau_model": f"RNNsearch-{_BAHDANAU_LONGEST}",
+    }
+
+
+def _numbers_pigeonhole_counted() -> dict[str, str]:
+    """«El principi del calaix, comptat»: a case small enough to enumerate, and what its toy encoder does."""
+    tiny = w3.pigeonhole(seed=_SEED)
+    return {
+        "w3_tiny_V": fmt.integer(tiny.bound.V),
+        "w3_tiny_L": fmt.integer(tiny.bound.L),
+        "w3_tiny_sentences": fmt.integer(tiny.bound.sentences),
+        "w3_tiny_d": fmt.integer(tiny.bound.d),
+        "w3_tiny_q": fmt.integer(tiny.bound.q),
+        "w3_tiny_codes": fmt.integer(tiny.bound.codes),
+        "w3_seed": fmt.integer(_SEED),
         "w3_tiny_used": fmt.integer(tiny.distinct_codes),
         "w3_tiny_largest": fmt.integer(tiny.largest_share),
         "w3_tiny_recovered": fraction_text(tiny.reconstructible),
-        "w3_tiny_recovered_ratio": _ratio_text(tiny.reconstructible),
         "w3_tiny_bound": fraction_text(tiny.bound.fraction),
-        "w3_n_seeds": fmt.integer(len(used)),
-        "w3_seed": fmt.integer(0),
-        "w3_used_median": fmt.shortest(float(np.median(used)), 1),  # 200 seeds: the mean of the middle two
-        "w3_used_max": fmt.integer(max(used)),
-        "w3_below_share": fmt.share(np.mean([u < tiny.bound.codes for u in used])),
-        # realistic sizes: the bound does not bind (Bahdanau et al.'s RNNencdec; Sutskever et al.'s deep LSTM)
-        **{f"w3_real_{k}": fmt.integer(v) for k, v in dict(d=real.d, q=real.q, V=real.V, L=real.L).items()},
-        "w3_real_dq": fmt.integer(real.d * real.q),
-        "w3_real_log2V": fmt.decimal(math.log2(real.V), 2),
-        "w3_real_L_log2V": _bits_text(real.L * math.log2(real.V)),
-        "w3_real_spare": _bits_text(-real.missing_bits),
-        "w3_real_fraction": fraction_text(real.fraction),
-        "w3_real_Lmax": fmt.integer(real_longest),  # the longest length at which every sentence still fits
-        "w3_real_Lout": fmt.integer(real_longest + 1),  # the first length that leaves sentences out
-        "w3_sut_layers": fmt.integer(w3.SUTSKEVER_LAYERS),
-        "w3_sut_cells": fmt.integer(w3.SUTSKEVER_CELLS),
-        "w3_sut_d": fmt.integer(sutskever[0]),
-        "w3_sut_dq": fmt.integer(sutskever[0] * sutskever[1]),
-        "w3_sut_V": fmt.integer(sutskever[2]),
-        "w3_sut_Lmax": fmt.integer(w3.longest_sentence(*sutskever)),
-        "w3_bahdanau_longest": fmt.integer(_BAHDANAU_LONGEST),
-        "w3_bahdanau_model": f"RNNsearch-{_BAHDANAU_LONGEST}",
-        # exercises
+    }
+
+
+def _numbers_how_we_know() -> dict[str, str]:
+    """«Com ho sabem»: log₂ V of the realistic sizes, the author's rounding, the tiny case over the seeds."""
+    b, real, used = w3.bottleneck(), w3.bottleneck(*w3.REALISTIC), w3.codes_used()
+    return {
+        "w3_real_log2V": fmt.decimal(real.word_bits, 2),
+        "w3_fraction_2": fmt.percent(float(b.fraction), 2),  # the author's rounding, which the page corrects
+        "w3_n_seeds": fmt.integer(len(used.used)),
+        "w3_used_median": fmt.shortest(used.median, 1),  # 200 seeds: the mean of the middle two
+        "w3_used_max": fmt.integer(used.most),
+        "w3_below_share": fmt.share(used.below_share),
+    }
+
+
+def _numbers_with_code() -> dict[str, str]:
+    """«Amb codi»: the tiny case's recovered sentences, as the code prints them."""
+    return {"w3_tiny_recovered_ratio": _ratio_text(w3.pigeonhole(seed=_SEED).reconstructible)}
+
+
+def _numbers_exercises() -> dict[str, str]:
+    """«Exercicis»: one word more, the fullest code, one bit per component."""
+    b, tiny, real = w3.bottleneck(), w3.pigeonhole(seed=_SEED), w3.bottleneck(*w3.REALISTIC)
+    longer = w3.bottleneck(b.d, b.q, b.V, b.L + 1)
+    return {
         "w3_ex_L": fmt.integer(longer.L),
         "w3_ex_factor": fmt.integer(int(b.fraction / longer.fraction)),
-        "w3_ex_bits_per_word": _bits_text(math.log2(b.V)),
+        "w3_ex_bits_per_word": _bits_text(b.word_bits),
         "w3_ex_fraction_ratio": _ratio_text(longer.fraction),
-        "w3_ex_crowd": fmt.integer(-(-tiny.bound.sentences // tiny.bound.codes)),  # ⌈V^L / 2^(dq)⌉
-        "w3_ex_one_bit_dq": fmt.integer(real.d),
+        "w3_ex_crowd": fmt.integer(tiny.bound.fullest_code),
         "w3_ex_one_bit_L": fmt.integer(w3.longest_sentence(real.d, 1, real.V)),  # one bit per component
+        "w3_ex_one_bit_dq": fmt.integer(real.d),  # d·q with q = 1
     }
-    # the figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows
-    fits = max((L for L, f in zip(_LENGTHS, _fractions(b.d, b.q, b.V)) if f == 1), default=None)
-    n["w3_fig_fraction_alt"] = (
+
+
+def _alt_texts(n: dict) -> dict[str, str]:
+    """The figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows."""
+    b, tiny = w3.bottleneck(), w3.pigeonhole(seed=_SEED)
+    fits = max((L for L, f in zip(_LENGTHS, w3.fraction_curve(b.d, b.q, b.V, _LENGTHS)) if f == 1), default=None)
+    fraction = (
         f"Fracció màxima reconstruïble segons la longitud de la frase, {fmt.de(fmt.integer(_LENGTHS[0]))} "
         f"a {fmt.integer(_LENGTHS[-1])} paraules, en escala logarítmica: "
         + (f"val {fmt.el(fraction_text(Fraction(1)))} fins a L = {fmt.integer(fits)}; " if fits else "")
         + f"a L = {n['w3_L']}, el cercle, {'ja només' if fits else 'val'} {fmt.el(n['w3_fraction'])}, i cada "
         f"paraula més la divideix per {n['w3_V']}."
     )
-    n["w3_fig_realistic_alt"] = (
+    realistic = (
         f"Bits que necessita una frase, L·log₂ V, contra els {n['w3_real_dq']} bits del vector, per a L "
         f"{fmt.de(fmt.integer(_REALISTIC_LENGTHS[0]))} a {fmt.integer(_REALISTIC_LENGTHS[1])} paraules "
         f"(escales logarítmiques): una frase de {n['w3_real_L']} paraules en necessita {n['w3_real_L_log2V']}, "
         f"i hi caben totes les frases fins a L = {n['w3_real_Lmax']}."
     )
     alone = dict(tiny.sentences_per_code).get(1, 0)
-    n["w3_fig_pigeonhole_alt"] = (
+    pigeonhole = (
         f"Quants codis tenen al darrere una frase, dues, tres…, en el cas petit de {n['w3_tiny_sentences']} frases i "
         f"{n['w3_tiny_codes']} codis possibles: el codificador en fa servir {n['w3_tiny_used']}; "
         f"{fmt.integer(alone)} {'codi té' if alone == 1 else 'codis tenen'} una sola frase i el més ple "
         f"n’agrupa {n['w3_tiny_largest']}."
     )
-    claims = (
+    return {"w3_fig_fraction_alt": fraction, "w3_fig_realistic_alt": realistic, "w3_fig_pigeonhole_alt": pigeonhole}
+
+
+# --- the claims and their corrections -----------------------------------------------------------
+
+
+def _claims(n: dict) -> tuple[Claim, ...]:
+    """The author's statements W3.1 … W3.3, each judged on the numbers it speaks of."""
+    b, tiny, used = w3.bottleneck(), w3.pigeonhole(seed=_SEED), w3.codes_used()
+    return (
         Claim(
             "W3.1",
             "Amb menys codis $2^{dq}$ que frases $V^L$, dues frases comparteixen codi.",
             "exact",
             "cas enumerat: {w3_tiny_sentences} frases, {w3_tiny_codes} codis possibles, "
             "{w3_tiny_used} usats, fins a {w3_tiny_largest} frases per codi",
-            **judge(_sentences_share_a_code, tiny.bound.sentences, tiny.bound.codes, tiny.largest_share, max(used)),
+            **judge(_sentences_share_a_code, tiny.bound.sentences, tiny.bound.codes, tiny.largest_share, used.most),
             robustness="codis usats ≤ {w3_tiny_codes} en les {w3_n_seeds} codificacions (màxim {w3_used_max})",
         ),
         Claim(
@@ -215,7 +271,11 @@ def readout() -> WidgetClaims:
             **judge(_eight_bits_missing, n["w3_missing"], float(b.fraction)),
         ),
     )
-    corrections = (
+
+
+def _corrections() -> tuple[Correction, ...]:
+    """The author's words the page mends: the best code reaches 0,39 % and passes it."""
+    return (
         Correction(
             "W3.3",
             "ni el millor codi imaginable no arriba al 0,39 %",
@@ -225,7 +285,6 @@ def readout() -> WidgetClaims:
             change="precision",
         ),
     )
-    return WidgetClaims("W3", "03-coll-ampolla", n, claims, corrections, paragraphs=(7, 8))
 
 
 # --- the figures --------------------------------------------------------------------------------
@@ -289,8 +348,8 @@ def figures() -> dict[str, Figure]:
     """The page's figures, by the name the page shows them under."""
     n = readout().numbers
     return {
-        "w3_fig_fraction": _plot_fraction(_fractions(w3.D, w3.Q, w3.V), n),
-        "w3_fig_pigeonhole": _plot_code_sharing(w3.pigeonhole(seed=0)),
+        "w3_fig_fraction": _plot_fraction(w3.fraction_curve(w3.D, w3.Q, w3.V, _LENGTHS), n),
+        "w3_fig_pigeonhole": _plot_code_sharing(w3.pigeonhole(seed=_SEED)),
         "w3_fig_realistic": _plot_realistic(*w3.REALISTIC, n),
     }
 
@@ -322,7 +381,11 @@ def controls() -> dict:
             "ylabel": "fracció reconstruïble",
             "marker": {"x": L, "y": 100 * float(w3.bottleneck(d, q, V, L).fraction)},
             "series": [
-                {"label": "fita", "x": list(_LENGTHS), "y": plot_values([100 * float(f) for f in _fractions(d, q, V)])}
+                {
+                    "label": "fita",
+                    "x": list(_LENGTHS),
+                    "y": plot_values([100 * float(f) for f in w3.fraction_curve(d, q, V, _LENGTHS)]),
+                }
             ],
         }
         return {"readout": reading(d, q, V, L), "plot": plot}

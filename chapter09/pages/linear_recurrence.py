@@ -26,7 +26,6 @@ __all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
 
 EPS = np.finfo(float).eps
 L_LONG = 131_072  # a long context: 2**17 tokens, page 05's longest
-STEP_SLOPES = (0.5, 3.0)  # the tanh steps' slopes a1, a2 are drawn from this range
 TANH_FAR = 0.01  # "far from one step": the best line leaves more than 1 % of the spread
 MATRIX_D, MATRIX_LAYERS = 4096, 32  # a d×d state per layer with Llama-3.1-8B's width and depth
 KEYS = {"OPT-13B": "opt", "Llama-3.1-8B": "llama", "DeepSeek-V3": "deepseek", "Mistral-7B": "mistral"}
@@ -42,6 +41,9 @@ COLORS = {"opt": ORANGE, "llama": BLUE, "deepseek": GREEN, "mistral": GREY, "qwe
 STATE_COLOR = "#a6761d"  # the fixed d×d state: dashed, in the figure and the widget alike
 LENGTHS = tuple(2**k for k in range(4, 18))  # the widget's L: 16 … 131.072
 SIDES = (256, 512, 1024, 2048, 4096)  # the widget's d of the d×d state
+_MODELS = {KEYS[m.name]: m for m in lr.MODELS}  # by key: w8_llama_…
+_SCAN_TOLERANCE = float(lr.work(lr.STEPS).scan_depth)  # one unit of rounding a round
+_EX2_GATE = 0.99  # exercise 2: every gate the same
 
 LABELS = {
     "loop": "passos del bucle (profunditat i treball)",
@@ -72,28 +74,8 @@ def _big_bytes(n: int) -> str:
 
 
 def _seeds_text(k: int) -> str:
+    """k of the N_SEEDS seeds: ``200 de 200 llavors``."""
     return f"{fmt.integer(k)} {fmt.de(fmt.integer(N_SEEDS))} llavors"
-
-
-# --- the computations the page judges -------------------------------------------------------------
-
-
-def _scan_gap(seed: int) -> float:
-    a, b = lr.draw(seed=seed)
-    return lr.ulps_apart(lr.scan(a, b).h, lr.loop(a, b))
-
-
-def measured_slope(seed: int) -> tuple[float, float]:
-    """The measured slope, ln|∂h_T/∂h_0| / T (backprop, mean over channels), and the mean of ln a."""
-    a, _ = lr.draw(seed=seed)
-    return float(np.log(lr.gradient(a)[-1]).mean() / len(a)), float(np.log(a).mean())
-
-
-def steps(seed: int) -> tuple[float, float, float, float]:
-    """Two steps (a1, b1, a2, b2) drawn from ``seed``: slopes in [0,5, 3], offsets N(0, 1)."""
-    rng = np.random.default_rng(seed)
-    (a1, a2), (b1, b2) = rng.uniform(*STEP_SLOPES, 2), rng.normal(size=2)
-    return float(a1), float(b1), float(a2), float(b2)
 
 
 # --- the claims' checks --------------------------------------------------------------------------
@@ -135,131 +117,216 @@ CHECKS = {
 
 @cache
 def readout() -> WidgetClaims:
-    """The page's numbers (glue key → Catalan string), its claims and its table of real models."""
-    L, seeds = lr.STEPS, range(N_SEEDS)
-    a, b = lr.draw(seed=0)
-    s, wk, tolerance = lr.scan(a, b), lr.work(L), float(lr.work(L).scan_depth)
-    gaps = [_scan_gap(k) for k in seeds]
-    slopes = [measured_slope(k) for k in seeds]
-    compositions = [lr.compose(*steps(k)) for k in seeds]
-    slope, mean_log = slopes[0]
-    c = compositions[0]
-    w_scale, input_scale = w1.SETTINGS["default"]
-    hand = w1.simulate(w_scale=w_scale, input_scale=input_scale, seed=w1.page_seed())  # page 01's network
-    long = lr.work(L_LONG)
-    models = {KEYS[m.name]: m for m in lr.MODELS}
-    toy = w5.kv_cache_bytes(1, w5.D, w5.LAYERS, w5.BYTES)
-    qwen = models["qwen"]
-    qwen_layer_state = qwen.state_numbers // 36
-    matrix = lr.matrix_state_bytes(MATRIX_D, MATRIX_LAYERS)
-    n = {
-        "w8_L": fmt.integer(L),
+    """The page's numbers (glue key → Catalan string), section by section of ``08-recurrencia-lineal.md``
+    (the section «Amb codi» glues no number), its claims and its table of real models."""
+    n = _numbers_linear_recurrences()
+    n |= _numbers_two_ways_of_one_computation()
+    n |= _numbers_the_gradient_an_identity()
+    n |= _numbers_why_tanh_cannot_be_scanned()
+    n |= _numbers_memory_of_real_models()
+    n |= _numbers_the_bottleneck_returns()
+    n |= _numbers_how_we_know()
+    n |= _numbers_exercises()
+    n |= _alt_texts(n)
+    return WidgetClaims("W8", "08-recurrencia-lineal", n, _claims(), (), paragraphs=(), tables=_tables(n))
+
+
+# --- the numbers of each section of the page ----------------------------------------------------
+
+
+def _numbers_linear_recurrences() -> dict[str, str]:
+    """«La porta de tornada: recurrències lineals», the page's opening (**La recurrència**): the draw."""
+    return {
+        "w8_L": fmt.integer(lr.STEPS),
         "w8_d": fmt.integer(lr.CHANNELS),
         "w8_gate_mean": fmt.shortest(lr.GATE_MEAN),
         "w8_gate_scale": fmt.shortest(lr.GATE_SCALE),
+    }
+
+
+def _numbers_two_ways_of_one_computation() -> dict[str, str]:
+    """«Dues maneres de fer el mateix càlcul»: the loop's steps against the scan's rounds and combines."""
+    s, wk = lr.scan(*lr.draw(seed=0)), lr.work(lr.STEPS)
+    return {
+        "w8_loop_work": fmt.integer(wk.loop_work),
         "w8_rounds": fmt.integer(s.rounds),
         "w8_combines": fmt.integer(s.combines),
-        "w8_loop_work": fmt.integer(wk.loop_work),
         "w8_work_ratio": fmt.decimal(s.combines / wk.loop_work, 1),
-        "w8_scan_ulps": _ulps_text(gaps[0]),
-        "w8_scan_ulps_max": _ulps_text(max(gaps)),
-        "w8_tol_ulps": fmt.integer(int(tolerance)),
-        "w8_last_seed": fmt.integer(N_SEEDS - 1),
-        "w8_step_lo": fmt.shortest(STEP_SLOPES[0]),
-        "w8_step_hi": fmt.shortest(STEP_SLOPES[1]),
-        "w8_bytes": fmt.integer(models["llama"].bytes_per_number),
-        "w8_opt_d": fmt.integer(models["opt"].kv_numbers // 2),
-        "w8_qwen_family": "Qwen3-Next",
+        "w8_scan_ulps": _ulps_text(lr.scan_gap(0)),
+    }
+
+
+def _numbers_the_gradient_an_identity() -> dict[str, str]:
+    """«El gradient, ara una identitat»: the measured slope is the mean of ln a; page 01's was an estimate."""
+    slope, mean_log = lr.measured_slope(0)
+    w_scale, input_scale = w1.SETTINGS["default"]
+    hand = w1.simulate(w_scale=w_scale, input_scale=input_scale, seed=w1.page_seed())  # page 01's network
+    return {
+        "w8_log_grad_T": fmt.decimal(slope * lr.STEPS, 1),
         "w8_slope": _log_text(slope),
         "w8_mean_log_a": _log_text(mean_log),
         "w8_slope_gap": fmt.power_of_ten(abs(slope - mean_log), 1),
-        "w8_slope_tol": fmt.power_of_ten(L * EPS * abs(mean_log), 1),
-        "w8_log_grad_T": fmt.decimal(slope * L, 1),
         "w8_w1_pred": fmt.decimal(hand.predicted_slope, w1.SLOPE_DIGITS),
         "w8_w1_meas": fmt.decimal(hand.measured_slope, w1.SLOPE_DIGITS),
         "w8_w1_rel_error": fmt.percent(hand.relative_error, 1),
-        "w8_a1": fmt.decimal(steps(0)[0], 2),
-        "w8_b1": fmt.decimal(steps(0)[1], 2),
-        "w8_a2": fmt.decimal(steps(0)[2], 2),
-        "w8_b2": fmt.decimal(steps(0)[3], 2),
-        "w8_affine_residual": fmt.power_of_ten(c.affine, 1),
+    }
+
+
+def _numbers_why_tanh_cannot_be_scanned() -> dict[str, str]:
+    """«Per què una RNN amb tanh no es pot escombrar»: two steps of seed 0, composed."""
+    a1, b1, a2, b2 = lr.steps(0)
+    c = lr.compose(a1, b1, a2, b2)
+    return {
+        "w8_a1": fmt.decimal(a1, 2),
+        "w8_b1": fmt.decimal(b1, 2),
+        "w8_a2": fmt.decimal(a2, 2),
+        "w8_b2": fmt.decimal(b2, 2),
         "w8_tanh_residual": fmt.percent(c.tanh, 0),
-        "w8_tanh_residual_min": fmt.percent(min(x.tanh for x in compositions), 0),
-        "w8_tanh_far": fmt.percent(TANH_FAR, 0),
+        "w8_affine_residual": fmt.power_of_ten(c.affine, 1),
+    }
+
+
+def _numbers_memory_of_real_models() -> dict[str, str]:
+    """«La memòria dels models de veritat»: the table's rows, each model in the prose, Qwen3-Next's
+    crossover, page 05's toy, and the figure's d×d state."""
+    opt, qwen = _MODELS["opt"], _MODELS["qwen"]
+    n = {"w8_bytes": fmt.integer(_MODELS["llama"].bytes_per_number)}
+    for key, m in _MODELS.items():
+        n |= _model_numbers(key, m)
+    return n | {
+        "w8_opt_d": fmt.integer(opt.kv_numbers // 2),  # a key and a value of d numbers
+        "w8_opt_kib": fmt.binary_bytes(opt.per_token),
         "w8_L_long": fmt.integer(L_LONG),
-        "w8_long_rounds": fmt.integer(long.scan_depth),
-        "w8_long_work": fmt.integer(long.scan_work),
-        "w8_long_ratio": fmt.decimal(long.scan_work / long.loop_work, 1),
-        "w8_toy_per_token": fmt.integer(toy),
+        "w8_mistral_window": fmt.integer(_MODELS["mistral"].window),
+        "w8_qwen_family": "Qwen3-Next",
+        "w8_qwen_layer_state": fmt.integer(qwen.layer_state_numbers),
+        "w8_qwen_layer_kv": fmt.integer(qwen.kv_numbers),
+        "w8_qwen_cross": fmt.integer(lr.crossover(qwen.layer_state_numbers, qwen.kv_numbers)),
         "w8_toy_layers": fmt.integer(w5.LAYERS),
         "w8_toy_d": fmt.integer(w5.D),
         "w8_toy_bytes": fmt.integer(w5.BYTES),
-        "w8_opt_kib": fmt.binary_bytes(models["opt"].per_token),
-        "w8_mistral_window": fmt.integer(models["mistral"].window),
-        "w8_qwen_layer_state": fmt.integer(qwen_layer_state),
-        "w8_qwen_layer_kv": fmt.integer(qwen.kv_numbers),
-        "w8_qwen_cross": fmt.integer(lr.crossover(qwen_layer_state, qwen.kv_numbers)),
+        "w8_toy_per_token": fmt.integer(_toy_per_token()),
         "w8_matrix_d": fmt.integer(MATRIX_D),
         "w8_matrix_layers": fmt.integer(MATRIX_LAYERS),
-        "w8_matrix_state": _big_bytes(matrix),
-        "w8_matrix_cross": fmt.integer(lr.crossover(matrix, models["llama"].per_token)),
-        "w8_ex2_a": fmt.shortest(0.99),
-        "w8_ex2_slope": _log_text(np.log(0.99)),
-        "w8_ex2_grad": fmt.power_of_ten(0.99**L, 1),
     }
-    for key, m in models.items():
-        n[f"w8_{key}_name"] = m.name
-        n[f"w8_{key}_layers"] = fmt.integer(m.attention_layers)
-        n[f"w8_{key}_kv_numbers"] = fmt.integer(m.kv_numbers)
-        n[f"w8_{key}_per_token"] = fmt.integer(m.per_token)
-        n[f"w8_{key}_long"] = _big_bytes(lr.cache_bytes(m, L_LONG))
-        n[f"w8_{key}_state"] = _big_bytes(m.state_numbers * m.bytes_per_number) if m.state_numbers else "cap"
-    n["w8_seeds_1"] = _seeds_text(sum(_scan_equals_loop(g, tolerance) for g in gaps))
-    n["w8_seeds_3"] = _seeds_text(sum(_slope_is_the_mean(x, m, L) for x, m in slopes))
-    n["w8_seeds_4"] = _seeds_text(sum(_tanh_does_not_close(x.affine, x.tanh) for x in compositions))
 
-    n["w8_fig_work_alt"] = (
+
+def _model_numbers(key: str, m: lr.Memory) -> dict[str, str]:
+    """A model's row of the table: ``w8_<key>_name``, ``_layers``, ``_kv_numbers``, ``_per_token``,
+    ``_long`` (at ``L_LONG`` tokens) and ``_state``."""
+    return {
+        f"w8_{key}_name": m.name,
+        f"w8_{key}_layers": fmt.integer(m.attention_layers),
+        f"w8_{key}_kv_numbers": fmt.integer(m.kv_numbers),
+        f"w8_{key}_per_token": fmt.integer(m.per_token),
+        f"w8_{key}_long": _big_bytes(lr.cache_bytes(m, L_LONG)),
+        f"w8_{key}_state": _big_bytes(m.state_numbers * m.bytes_per_number) if m.state_numbers else "cap",
+    }
+
+
+def _toy_per_token() -> int:
+    """Page 05's toy model: the bytes its KV cache keeps per token."""
+    return w5.kv_cache_bytes(1, w5.D, w5.LAYERS, w5.BYTES)
+
+
+def _numbers_the_bottleneck_returns() -> dict[str, str]:
+    """«Torna el coll d'ampolla»: a d×d state per layer, and the context at which Llama's cache reaches it."""
+    matrix = lr.matrix_state_bytes(MATRIX_D, MATRIX_LAYERS)
+    return {
+        "w8_matrix_state": _big_bytes(matrix),
+        "w8_matrix_cross": fmt.integer(lr.crossover(matrix, _MODELS["llama"].per_token)),
+    }
+
+
+def _numbers_how_we_know() -> dict[str, str]:
+    """«Com ho sabem»: the draw-dependent statements over the seeds 0 … N_SEEDS − 1."""
+    seeds = range(N_SEEDS)
+    gaps = [lr.scan_gap(k) for k in seeds]
+    slopes = [lr.measured_slope(k) for k in seeds]
+    compositions = [lr.compose(*lr.steps(k)) for k in seeds]
+    mean_log = slopes[0][1]
+    return {
+        "w8_last_seed": fmt.integer(N_SEEDS - 1),
+        "w8_tol_ulps": fmt.integer(int(_SCAN_TOLERANCE)),
+        "w8_seeds_1": _seeds_text(sum(_scan_equals_loop(g, _SCAN_TOLERANCE) for g in gaps)),
+        "w8_scan_ulps_max": _ulps_text(max(gaps)),
+        "w8_slope_tol": fmt.power_of_ten(lr.STEPS * EPS * abs(mean_log), 1),
+        "w8_seeds_3": _seeds_text(sum(_slope_is_the_mean(x, m, lr.STEPS) for x, m in slopes)),
+        "w8_step_lo": fmt.shortest(lr.STEP_SLOPES[0]),
+        "w8_step_hi": fmt.shortest(lr.STEP_SLOPES[1]),
+        "w8_tanh_far": fmt.percent(TANH_FAR, 0),
+        "w8_seeds_4": _seeds_text(sum(_tanh_does_not_close(x.affine, x.tanh) for x in compositions)),
+        "w8_tanh_residual_min": fmt.percent(min(x.tanh for x in compositions), 0),
+    }
+
+
+def _numbers_exercises() -> dict[str, str]:
+    """«Exercicis»: the scan at a long context; every gate the same."""
+    long = lr.work(L_LONG)
+    ex2_slope, ex2_gradient = lr.uniform_gates(_EX2_GATE, lr.STEPS)
+    return {
+        "w8_long_rounds": fmt.integer(long.scan_depth),
+        "w8_long_work": fmt.integer(long.scan_work),
+        "w8_long_ratio": fmt.decimal(long.scan_work / long.loop_work, 1),
+        "w8_ex2_a": fmt.shortest(_EX2_GATE),
+        "w8_ex2_slope": _log_text(ex2_slope),
+        "w8_ex2_grad": fmt.power_of_ten(ex2_gradient, 1),
+    }
+
+
+def _alt_texts(n: dict) -> dict[str, str]:
+    """The figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows."""
+    work = (
         f"Profunditat i treball segons L, en escala logarítmica: el bucle fa L passos seguits; l’escombratge, "
         f"⌈log₂ L⌉ rondes ({n['w8_rounds']} a L = {n['w8_L']}) i {n['w8_combines']} composicions, "
         f"{n['w8_work_ratio']} vegades el treball del bucle."
     )
-    n["w8_fig_gradient_alt"] = (
+    gradient = (
         f"Logaritme del gradient de l’últim estat respecte del de k passos enrere, de 0 a {n['w8_L']}, mitjana de "
         f"{n['w8_d']} canals: una recta de pendent {n['w8_slope']} per pas que cau a {n['w8_log_grad_T']}, "
         f"sobre la recta de pendent ln a mitjà, {n['w8_mean_log_a']}."
     )
-    n["w8_fig_memory_alt"] = (
+    memory = (
         f"Memòria en inferència segons el context, en escala logarítmica: a {n['w8_L_long']} tokens, "
         f"{n['w8_opt_long']} l’OPT-13B, {n['w8_llama_long']} Llama-3.1-8B, {n['w8_deepseek_long']} DeepSeek-V3, "
         f"{n['w8_qwen_long']} Qwen3-Next i {n['w8_mistral_long']} Mistral-7B, que s’atura a "
         f"{n['w8_mistral_window']} tokens."
     )
+    return {"w8_fig_work_alt": work, "w8_fig_gradient_alt": gradient, "w8_fig_memory_alt": memory}
 
-    seeds_of = lambda i: "{w8_seeds_" + str(i) + "}"  # noqa: E731
-    claims = (
+
+# --- the claims and the table -------------------------------------------------------------------
+
+
+def _claims() -> tuple[Claim, ...]:
+    """The book's statements W8.1 … W8.5, each judged on the numbers it speaks of (seed 0)."""
+    s, llama = lr.scan(*lr.draw(seed=0)), _MODELS["llama"]
+    slope, mean_log = lr.measured_slope(0)
+    c = lr.compose(*lr.steps(0))
+    return (
         Claim(
             "W8.1",
             "L'escombratge paral·lel dona els mateixos estats que el bucle, llevat d'unes unitats d'arrodoniment.",
             "draw",
             "diferència màxima de {w8_scan_ulps} unitats a L = {w8_L} (tolerància {w8_tol_ulps}, una per ronda; "
             "la pitjor llavor, {w8_scan_ulps_max})",
-            **judge(_scan_equals_loop, gaps[0], tolerance),
-            robustness=seeds_of(1),
+            **judge(_scan_equals_loop, lr.scan_gap(0), _SCAN_TOLERANCE),
+            robustness="{w8_seeds_1}",
         ),
         Claim(
             "W8.2",
             "L'escombratge de Hillis i Steele fa ⌈log₂ L⌉ rondes i més treball que el bucle.",
             "exact",
             "{w8_rounds} rondes i {w8_combines} composicions comptades a L = {w8_L}, contra {w8_loop_work} passos",
-            **judge(_scan_work_is_counted, s.combines, s.rounds, L),
+            **judge(_scan_work_is_counted, s.combines, s.rounds, lr.STEPS),
         ),
         Claim(
             "W8.3",
             "En una recurrència lineal, el pendent del logaritme del gradient és exactament la mitjana de ln a.",
             "draw",
             "pendent {w8_slope}, mitjana {w8_mean_log_a}, diferència {w8_slope_gap} (tolerància {w8_slope_tol})",
-            **judge(_slope_is_the_mean, slope, mean_log, L),
-            robustness=seeds_of(3),
+            **judge(_slope_is_the_mean, slope, mean_log, lr.STEPS),
+            robustness="{w8_seeds_3}",
         ),
         Claim(
             "W8.4",
@@ -268,16 +335,20 @@ def readout() -> WidgetClaims:
             "residu relatiu de la millor recta: {w8_affine_residual} (afí), {w8_tanh_residual} (tanh; "
             "el mínim de les llavors, {w8_tanh_residual_min})",
             **judge(_tanh_does_not_close, c.affine, c.tanh),
-            robustness=seeds_of(4),
+            robustness="{w8_seeds_4}",
         ),
         Claim(
             "W8.5",
             "El model de joguina de la pàgina 05 guarda per token tants bytes com Llama-3.1-8B.",
             "exact",
             "{w8_toy_per_token} B per token tots dos; {w8_llama_long} a {w8_L_long} tokens",
-            **judge(_toy_is_llama, toy, models["llama"].per_token, lr.cache_bytes(models["llama"], L_LONG)),
+            **judge(_toy_is_llama, _toy_per_token(), llama.per_token, lr.cache_bytes(llama, L_LONG)),
         ),
     )
+
+
+def _tables(n: dict) -> dict:
+    """The table of real models: one row of templates per model, its cells ``w8_<model>_…``."""
     header = ["model", "atenció", "capes amb memòria cau", "nombres per token i capa", "bytes per token"]
     header += ["estat fix", f"a {n['w8_L_long']} tokens"]
     rows = [
@@ -290,9 +361,9 @@ def readout() -> WidgetClaims:
             "{w8_" + key + "_state}",
             "{w8_" + key + "_long}",
         ]
-        for key, m in models.items()
+        for key, m in _MODELS.items()
     ]
-    return WidgetClaims("W8", "08-recurrencia-lineal", n, claims, (), paragraphs=(), tables={"models": (header, rows)})
+    return {"models": (header, rows)}
 
 
 # --- the figures --------------------------------------------------------------------------------
