@@ -17,7 +17,8 @@ Where two such costs are equal is a quadratic with integer coefficients, solved 
 
 * the two terms, ``4L²d = 8Ld²``: ``4d·L² − 8d²·L = 0``, L = 0 or ``L = 2d``;
 * Transformer and recurrent layer, ``8Ld² + 4L²d = 2p·Ld²``: ``4d·L² + (8 − 2p)d²·L = 0``,
-  L = 0 or ``L = (2p − 8)d/4``: −d (RNN, no positive length), d (GRU), 2d (LSTM).
+  L = 0 or ``L = (2p − 8)d/4``: −d (RNN, no positive length), d (GRU), 2d (LSTM);
+* attention alone, as Vaswani et al. (2017) count it, and the simple RNN, ``4L²d = 4Ld²``: ``L = d``.
 
 Kaplan et al. (2020) count ``2·L·d`` per token for attention, ``2L²d`` per sequence: the
 ratio to the RNN is then ``2 + L/(2d)``, 3 at ``L = 2d``.  The feed-forward block is left
@@ -94,6 +95,7 @@ SWEEP_SPAN = 128  # the sweep runs to 128·d: 131.072 tokens at d = 1.024, the l
 # The GPU of the page's «nuclis»: an NVIDIA H100 SXM5 has 132 streaming multiprocessors of 128 FP32 cores
 # (NVIDIA, «NVIDIA H100 Tensor Core GPU Architecture», 2022)
 H100_SMS, H100_FP32_PER_SM = 132, 128
+H100_FP32_CORES = H100_SMS * H100_FP32_PER_SM
 
 # A published configuration, the 13B model of Kwon et al. (2023): d = 5.120, 40 layers
 # (of 40 heads), fp16.  Its KV-cache is 819.200 B = 800 KiB per token.
@@ -232,6 +234,23 @@ def crossings(d: int, cell: str | None = None) -> tuple:
     return solve_quadratic(4 * d, linear * d * d, 0)
 
 
+def positive_crossing(d: int, cell: str | None = None) -> int | None:
+    """The positive root of :func:`crossings`: the length where the two terms (cell None) or the Transformer
+    and ``cell`` cost the same, or None where there is none (the simple RNN)."""
+    return max((r for r in crossings(d, cell) if r > 0), default=None)
+
+
+def ffn_crossing(d: int) -> int:
+    """Where the two terms cross with a feed-forward block of inner width 4d in the projections' term:
+    ``4L²d = 8Ld² + 16Ld²``, L = 6d."""
+    return max(solve_quadratic(4 * d, -(8 + 16) * d * d, 0))
+
+
+def attention_alone_below_rnn(d: int) -> int:
+    """Vaswani et al.'s count, attention without projections: 4L²d = 4Ld² at L = d (the positive root)."""
+    return max(solve_quadratic(4 * d, -4 * d * d, 0))
+
+
 def decode_step_flops(t: int, d: int) -> int:
     """Generating the token at position t: one token's projections, 8d², and attention over t keys, 4td."""
     return FLOPS_PER_MAC * (4 * d * d + 2 * t * d)
@@ -245,6 +264,16 @@ def generation_flops(L: int, d: int) -> int:
 def input_flops(L: int, d: int, cell: str = "RNN") -> int:
     """The products on the inputs, ``W x_t`` for every gate and step: half of ``rnn_flops``, and parallel."""
     return FLOPS_PER_MAC * (RECURRENT_PRODUCTS[cell] // 2) * L * d * d
+
+
+def decode_ratio(t: int, d: int) -> Fraction:
+    """The step that generates the token at position t over the simple RNN's step: ``2 + t/d``."""
+    return Fraction(decode_step_flops(t, d), rnn_flops(1, d))
+
+
+def input_share(L: int, d: int) -> float:
+    """The share of the simple RNN's FLOP spent on the inputs, all steps at once: one half."""
+    return input_flops(L, d) / rnn_flops(L, d)
 
 
 # --- what runs in parallel (Vaswani et al. 2017, Table 1) --------------------------------------
@@ -305,6 +334,12 @@ def sweep(d: int = D) -> tuple[np.ndarray, float]:
     i = int(np.nonzero((g[:-1] < 0) & (g[1:] >= 0))[0][0])
     x0, x1 = np.log(lengths[i]), np.log(lengths[i + 1])
     return lengths, float(np.exp(x0 + (0 - g[i]) / (g[i + 1] - g[i]) * (x1 - x0)))
+
+
+def sweep_gap(d: int = D) -> float:
+    """How far the sweep's crossing falls from the algebra's, 2d, as a share of 2d."""
+    _, crossing = sweep(d)
+    return abs(crossing - 2 * d) / (2 * d)
 
 
 # --- widget 6: memory at inference -------------------------------------------------------------
@@ -384,3 +419,21 @@ def kv_cache_bytes(
             f"kv_groups must be an integer from 1 to {heads} that divides heads = {heads}, got {kv_groups}"
         )
     return 2 * layers * L * kv_groups * (d // heads) * bytes_per_number
+
+
+def cache_tokens(n_bytes: int, d: int = D) -> int:
+    """How many tokens of KV-cache, in the page's memory model, hold exactly ``n_bytes``: a whole number."""
+    tokens = Fraction(n_bytes, kv_cache_bytes(1, d))
+    if tokens.denominator != 1:
+        raise ValueError(f"n_bytes must fill a whole number of tokens of cache, got {tokens} tokens")
+    return int(tokens)
+
+
+def kv_over_state(L: int, d: int = D) -> int:
+    """The KV-cache of L tokens over the LSTM's state (h and c), in whole times."""
+    return kv_cache_bytes(L, d) // recurrent_state_bytes(d)
+
+
+def kv_cache_growth(lengths, d: int = D) -> list[int]:
+    """The KV-cache's bytes at each of ``lengths``, as it grows token by token."""
+    return [kv_cache_bytes(int(t), d) for t in lengths]

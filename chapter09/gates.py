@@ -53,6 +53,7 @@ __all__ = [
 
 CHANNELS, TOP_K = 16, 2
 MAX_SEEDS = 2000  # robustness(): 2.000 seeds take about 2 s
+UNIT_ROUNDOFF = 2.0**-53  # u, fp64's unit roundoff: a rounding moves a number by at most u of its size
 # DeepSeek-V3 (DeepSeek-AI 2024) also limits each token to the experts of a few groups, one group per
 # node, picked by their best affinities: n_group = 8, topk_group = 4 (its published configuration)
 DEEPSEEK_GROUPS, DEEPSEEK_GROUPS_PER_TOKEN = 8, 4
@@ -310,3 +311,11 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
         margin_median=float(np.median(margins)),
         margin_range=(min(margins), max(margins)),
     )
+
+
+def swiglu_gap_shares(swiglu_gaps: tuple) -> tuple[float, float, float, float]:
+    """The shares of the seeds whose SwiGLU gap (``Robustness.swiglu_gaps``) is exactly u, exactly 2u, below u
+    and above 2u (u = ``UNIT_ROUNDOFF``)."""
+    gaps, u = dict(swiglu_gaps), UNIT_ROUNDOFF
+    below, above = sum(v for k, v in gaps.items() if k < u), sum(v for k, v in gaps.items() if k > 2 * u)
+    return gaps.get(u, 0.0), gaps.get(2 * u, 0.0), below, above

@@ -191,11 +191,38 @@ def test_vaswani_count_without_projections_crosses_at_l_equal_d():
     from chapter09.pages import cost as page
 
     d = 1024
-    assert page.attention_alone_below_rnn(d) == d
+    assert w5.attention_alone_below_rnn(d) == d
     assert w5.attention_product_flops(d - 1, d) < w5.rnn_flops(d - 1, d)
     assert w5.attention_product_flops(d + 1, d) > w5.rnn_flops(d + 1, d)
     header, rows = page.readout().table("vaswani")
     assert len(header) == 5 and [r[3] for r in rows] == ["1", "2.048"] and [r[4] for r in rows] == ["1", "2.047"]
+
+
+@pytest.mark.parametrize("d", [1, 2, 64, 1024])
+def test_the_crossings_the_page_names(d):
+    """The positive roots: 2d for the two terms and the LSTM, d for the GRU and attention alone, 6d with the
+    feed-forward block, none for the simple RNN."""
+    assert w5.positive_crossing(d) == w5.positive_crossing(d, "LSTM") == 2 * d
+    assert w5.positive_crossing(d, "GRU") == w5.attention_alone_below_rnn(d) == d
+    assert w5.positive_crossing(d, "RNN") is None
+    assert w5.ffn_crossing(d) == 6 * d
+    L = w5.ffn_crossing(d)  # with 16Ld² more in the projections' term, the two terms meet at 6d
+    assert w5.attention_product_flops(L, d) == w5.projection_product_flops(L, d) + 16 * L * d * d
+    assert w5.sweep_gap(d) == abs(w5.sweep(d)[1] - 2 * d) / (2 * d) < 1e-12
+
+
+def test_generating_and_memory_ratios():
+    d = 1024
+    assert w5.decode_ratio(2048, d) == w5.ratio(2048, d) == 4 and w5.decode_ratio(131_072, d) == 130
+    assert w5.decode_ratio(5, 3) == 2 + Fraction(5, 3)
+    assert w5.input_share(2048, d) == 0.5
+    assert w5.cache_tokens(w5.recurrent_state_bytes(d), d) == 1
+    assert w5.cache_tokens(w5.recurrent_state_bytes(d, vectors=d), d) == d // 2
+    with pytest.raises(ValueError, match=r"^n_bytes must"):
+        w5.cache_tokens(w5.kv_cache_bytes(1, d) + 1, d)
+    assert w5.kv_over_state(131_072, d) == 131_072 and w5.kv_over_state(2048, d) == 2048
+    assert w5.kv_cache_growth([1, 2, 2048], d) == [w5.kv_cache_bytes(L, d) for L in (1, 2, 2048)]
+    assert w5.H100_FP32_CORES == 16_896
 
 
 def _number(text: str) -> float:

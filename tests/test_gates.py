@@ -142,3 +142,12 @@ def test_one_precision_for_the_routers_gap():
     for key in ("w7_topk_gap", "w7_topk_median", "w7_topk_min", "w7_topk_max", "w7_ex_gap"):
         assert len(n[key].split(",")[1]) == 3, key
     assert n["w7_topk_gap"] in n["w7_fig_gates_alt"] and n["w7_switched_off"] in n["w7_fig_gates_alt"]
+
+
+def test_the_swiglu_gaps_sorted_by_rounding_units():
+    """Exactly u, exactly 2u, below u and above 2u: four shares that sum to one."""
+    u = w7.UNIT_ROUNDOFF
+    gaps = ((u / 2, 0.1), (u, 0.4), (2 * u, 0.3), (4 * u, 0.2))
+    assert w7.swiglu_gap_shares(gaps) == (0.4, 0.3, 0.1, 0.2)
+    assert w7.swiglu_gap_shares(((u, 1.0),)) == (1.0, 0.0, 0, 0)
+    assert sum(w7.swiglu_gap_shares(w7.robustness().swiglu_gaps)) == pytest.approx(1.0)

@@ -61,6 +61,16 @@ def _margin(x: float) -> str:
     return fmt.decimal(x, 3)
 
 
+def _order(x: float) -> str:
+    """The power of ten below a positive x, as the prose writes an order of magnitude: 10⁻¹⁶."""
+    return "10" + str(math.floor(math.log10(x))).translate(fmt.SUPERSCRIPT)
+
+
+def _both(numbers) -> str:
+    """Two numbers as the prose lists them: 7 i 8."""
+    return " i ".join(numbers)
+
+
 # --- the claims' checks: each judges the numbers of one sentence of the book ----------------
 
 SAME_FORM_TOL = 1e-15  # SwiGLU reaches σ(a)⊙b to within this (fp64 rounding)
@@ -103,74 +113,100 @@ CHECKS = {
 }
 
 
-@cache
-def readout() -> WidgetClaims:
-    """The page's numbers (glue key → Catalan string) and its rows of the claims registry."""
+# --- the page's numbers, section by section: each key where the reader first meets it ----------
+
+
+def _numbers_gates() -> dict[str, str]:
+    """«Les portes: σ(a)⊙b», the page's opening: the three mechanisms, the routers, the author's paragraphs."""
     g, rob = w7.gates(seed=SEED), w7.robustness()
-    gaps = dict(rob.swiglu_gaps)
-    if not g.same_experts:
-        raise ValueError("exercise 3 needs the sigmoid gates and the softmax router to keep the same experts")
-    kept, gate_weights, softmax_weights = w7.router_weights(g.a, g.top_k)
-    swish_argmin, swish_low = w7.swish_minimum()
     margin, leaves, enters = w7.selection_margin(g.a, g.top_k)
-    here, exercise = reading(g.top_k), reading(EXERCISE_TOP_K)
-    both = lambda xs: " i ".join(xs)  # noqa: E731
-    n = {
-        "w7_seed": fmt.integer(SEED),
-        "w7_n_seeds": fmt.integer(rob.n_seeds),
+    here = reading(g.top_k)
+    return {
         "w7_channels": fmt.integer(g.channels),
-        "w7_top_k": fmt.integer(g.top_k),
         "w7_ds_groups": fmt.integer(w7.DEEPSEEK_GROUPS),
         "w7_ds_groups_kept": fmt.integer(w7.DEEPSEEK_GROUPS_PER_TOKEN),
-        "w7_lstm_gap": here["lstm"],
+        "w7_top_k": fmt.integer(g.top_k),
+        "w7_margin_enters": fmt.integer(enters + 1),
+        "w7_margin": _margin(margin),
+        "w7_margin_leaves": fmt.integer(leaves + 1),
+        "w7_lstm_gap": here["lstm"],  # the author's paragraphs: «L'LSTM i el MoE donen zero exacte» (W7.2)
         "w7_moe_gap": _exact_gap(g.moe_gap),
         "w7_swiglu_gap": here["swiglu"],
-        "w7_swiglu_gap_order": "10" + str(math.floor(math.log10(g.swiglu_gap))).translate(fmt.SUPERSCRIPT),
-        "w7_unit_roundoff": fmt.power_of_ten(2.0**-53),
-        "w7_bitwise_share": fmt.share(rob.bitwise),
-        "w7_gap_53_share": fmt.share(gaps.get(2.0**-53, 0.0)),
-        "w7_gap_52_share": fmt.share(gaps.get(2.0**-52, 0.0)),
-        "w7_gap_smaller_share": fmt.share(sum(v for k, v in gaps.items() if k < 2.0**-53)),
-        "w7_gap_larger_share": fmt.share(sum(v for k, v in gaps.items() if k > 2.0**-52)),
-        "w7_gap_max": fmt.power_of_ten(max(gaps)),
+        "w7_swiglu_gap_order": _order(g.swiglu_gap),
         "w7_switched_off": here["off"],
-        "w7_switched_off_exact": here["off_exact"],
         "w7_topk_gap": here["gap"],
-        "w7_topk_median": _gap(rob.topk_gap_median),
-        "w7_topk_min": _gap(rob.topk_gap_range[0]),
-        "w7_topk_max": _gap(rob.topk_gap_range[1]),
         "w7_swish_min": fmt.decimal(rob.swish_range[0], 2),
         "w7_swish_max": fmt.decimal(rob.swish_range[1], 2),
         "w7_sigmoid_min": fmt.decimal(rob.sigmoid_range[0], 2),
         "w7_sigmoid_max": fmt.decimal(rob.sigmoid_range[1], 2),
+    }
+
+
+def _numbers_how_we_know() -> dict[str, str]:
+    """The box «Com ho sabem»: the draw and the seeds, the bits, the router's gap, and the choice of experts."""
+    rob = w7.robustness()
+    at_u, at_2u, below, above = w7.swiglu_gap_shares(rob.swiglu_gaps)
+    return {
+        "w7_seed": fmt.integer(SEED),
+        "w7_n_seeds": fmt.integer(rob.n_seeds),
+        "w7_bitwise_share": fmt.share(rob.bitwise),
+        "w7_unit_roundoff": fmt.power_of_ten(w7.UNIT_ROUNDOFF),
+        "w7_gap_53_share": fmt.share(at_u),
+        "w7_gap_52_share": fmt.share(at_2u),
+        "w7_gap_smaller_share": fmt.share(below),
+        "w7_gap_larger_share": fmt.share(above),
+        "w7_gap_max": fmt.power_of_ten(max(gap for gap, _ in rob.swiglu_gaps)),
+        "w7_switched_off_exact": reading(w7.TOP_K)["off_exact"],
+        "w7_topk_min": _gap(rob.topk_gap_range[0]),
+        "w7_topk_max": _gap(rob.topk_gap_range[1]),
+        "w7_topk_median": _gap(rob.topk_gap_median),
         "w7_same_experts_share": fmt.share(rob.same_experts),
-        "w7_ex_top_k": fmt.integer(EXERCISE_TOP_K),
-        "w7_ex_off": exercise["off"],
-        "w7_ex_off_count": fmt.integer(g.channels - EXERCISE_TOP_K),
-        "w7_ex_gap": exercise["gap"],
-        "w7_swish_argmin": fmt.decimal(swish_argmin, 3),
-        "w7_swish_low": fmt.decimal(swish_low, 3),
-        "w7_router_channels": both(fmt.integer(int(j) + 1) for j in kept),
-        "w7_router_gates": both(fmt.decimal(x) for x in gate_weights),
-        "w7_router_gates_sum": fmt.decimal(float(gate_weights.sum())),
-        "w7_router_softmax": both(fmt.decimal(x) for x in softmax_weights),
-        "w7_router_softmax_sum": fmt.decimal(float(softmax_weights.sum())),
-        "w7_margin": _margin(margin),
-        "w7_margin_leaves": fmt.integer(leaves + 1),
-        "w7_margin_enters": fmt.integer(enters + 1),
         "w7_margin_median": _margin(rob.margin_median),
         "w7_margin_max": _margin(rob.margin_range[1]),
     }
-    # the figure's text alternative (its ``:alt:``): what is drawn, its range, what it shows
+
+
+def _numbers_exercises() -> dict[str, str]:
+    """«Exercicis»: the router at top-4, Swish's minimum, and the experts and weights of the two routers."""
+    g, exercise = w7.gates(seed=SEED), reading(EXERCISE_TOP_K)
+    if not g.same_experts:
+        raise ValueError("exercise 3 needs the sigmoid gates and the softmax router to keep the same experts")
+    swish_argmin, swish_low = w7.swish_minimum()
+    kept, gate_weights, softmax_weights = w7.router_weights(g.a, g.top_k)
+    return {
+        "w7_ex_top_k": fmt.integer(EXERCISE_TOP_K),
+        "w7_ex_gap": exercise["gap"],
+        "w7_ex_off_count": fmt.integer(g.channels - EXERCISE_TOP_K),
+        "w7_ex_off": exercise["off"],
+        "w7_swish_argmin": fmt.decimal(swish_argmin, 3),
+        "w7_swish_low": fmt.decimal(swish_low, 3),
+        "w7_router_channels": _both(fmt.integer(int(j) + 1) for j in kept),
+        "w7_router_gates": _both(fmt.decimal(x) for x in gate_weights),
+        "w7_router_gates_sum": fmt.decimal(float(gate_weights.sum())),
+        "w7_router_softmax": _both(fmt.decimal(x) for x in softmax_weights),
+        "w7_router_softmax_sum": fmt.decimal(float(softmax_weights.sum())),
+    }
+
+
+def _alt_texts(n: dict[str, str]) -> dict[str, str]:
+    """The figure's text alternative (its ``:alt:``): what is drawn, its range, what it shows."""
+    g = w7.gates(seed=SEED)
     reference = w7.reference(g.a, g.b)
-    n["w7_fig_gates_alt"] = (
-        f"Sortida de cadascun dels {n['w7_channels']} canals, entre {fmt.decimal(float(reference.min()))} i "
-        f"{fmt.decimal(float(reference.max()))}: la referència σ(a)⊙b dona un valor a cada canal; l’"
-        f"{_router_label(g.top_k)} només calcula els canals {n['w7_router_channels']} i apaga "
-        f"{fmt.el(n['w7_switched_off'])} restant, i la diferència màxima amb la referència és "
-        f"{n['w7_topk_gap']}."
-    )
-    claims = (
+    return {
+        "w7_fig_gates_alt": (
+            f"Sortida de cadascun dels {n['w7_channels']} canals, entre {fmt.decimal(float(reference.min()))} i "
+            f"{fmt.decimal(float(reference.max()))}: la referència σ(a)⊙b dona un valor a cada canal; l’"
+            f"{_router_label(g.top_k)} només calcula els canals {n['w7_router_channels']} i apaga "
+            f"{fmt.el(n['w7_switched_off'])} restant, i la diferència màxima amb la referència és "
+            f"{n['w7_topk_gap']}."
+        )
+    }
+
+
+def _claims(n: dict[str, str]) -> tuple[Claim, ...]:
+    """The page's rows of the claims registry: each statement of the author's, and its check on the numbers."""
+    g, rob = w7.gates(seed=SEED), w7.robustness()
+    return (
         Claim(
             "W7.1",
             "LSTM, MoE i SwiGLU tenen la mateixa forma σ(a)⊙b.",
@@ -215,7 +251,11 @@ def readout() -> WidgetClaims:
             **judge(_swish_leaves_the_unit_interval, rob.swish_range, rob.sigmoid_range),
         ),
     )
-    corrections = (
+
+
+def _corrections() -> tuple[Correction, ...]:
+    """The book's corrections of the author's words, each with its measured reason."""
+    return (
         Correction(
             "W7.4",
             "la diferència salta a 0,804",
@@ -236,7 +276,15 @@ def readout() -> WidgetClaims:
             "{w7_sigmoid_max}.",
         ),
     )
-    return WidgetClaims("W7", "07-portes", n, claims, corrections, paragraphs=(14, 15, 16))
+
+
+@cache
+def readout() -> WidgetClaims:
+    """The page's numbers (glue key → Catalan string), section by section, and its rows of the claims registry."""
+    # «Amb codi» glues no number of its own: its examples print numbers met above
+    n = _numbers_gates() | _numbers_how_we_know() | _numbers_exercises()
+    n |= _alt_texts(n)
+    return WidgetClaims("W7", "07-portes", n, _claims(n), _corrections(), paragraphs=(14, 15, 16))
 
 
 def controls() -> dict:
