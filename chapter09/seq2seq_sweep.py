@@ -1,5 +1,7 @@
 """What the trained encoder–decoders of :mod:`chapter09.seq2seq` show: accuracy against length on two
 budgets, learning curves, attention weights, and how far back the gradient of each output reaches.
+What the curves say (when a model reached a target, how its accuracy falls along the output) is
+:mod:`chapter09.seq2seq_curves`.
 
 :func:`sweep` trains every arm at every length with every seed, for ``steps`` Adam steps or, with
 ``until_flat``, until each model stops improving (at most ``seq2seq.CAP``).  A long training's first
@@ -301,11 +303,6 @@ def arm_accuracy(arm: str) -> np.ndarray:
     return sw.accuracy[sw.arms.index(arm)]
 
 
-def _models(arm: str, length: int) -> list[Trained]:
-    sw = page_sweep()
-    return [sw.model(arm, length, seed) for seed in sw.seeds]
-
-
 def beats_from(gap: np.ndarray, lengths, margin: float) -> int:
     """The first length from which attention beats the bottleneck by ``margin`` at every longer one (0: none)."""
     beats = gap > margin
@@ -351,15 +348,3 @@ def share_by_offset(arm: str, n: int) -> np.ndarray:
         p = paths(arm, seed, n)
         out += [p.share[p.offset == k].mean() for k in range(length)]
     return out / len(page_sweep().seeds)
-
-
-def end_accuracies(arm: str, n_first: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each seed's accuracy over the first and over the last ``n_first`` output positions, longest length."""
-    accuracy = np.array([m.position_accuracy for m in _models(arm, max(LENGTHS))])
-    return accuracy[:, :n_first].mean(axis=1), accuracy[:, -n_first:].mean(axis=1)
-
-
-def position_gain(n_first: int) -> tuple[np.ndarray, np.ndarray]:
-    """What reversing gains over the bottleneck at the first and the last positions, each seed's."""
-    (rf, rl), (bf, bl) = end_accuracies("reversed", n_first), end_accuracies("bottleneck", n_first)
-    return rf - bf, rl - bl

@@ -1,6 +1,11 @@
 """Widget 4b's page: the trained models' numbers as the page prints them, its exercises, its
-widget and its refusals.  The page's own sweep (every arm, length and seed) is trained once for
-the module, in the worker that runs the registry's tests too (see conftest)."""
+widget and its refusals, what its curves say, and where its module makes each number.  The page's own
+sweep (every arm, length and seed) is trained once for the module, in the worker that runs the
+registry's tests too (see conftest)."""
+
+import ast
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -8,11 +13,13 @@ import pytest
 from chapter09 import attention as w4
 from chapter09 import fmt
 from chapter09 import seq2seq as s2s
+from chapter09 import seq2seq_curves as curves
 from chapter09 import seq2seq_sweep as sw
 from chapter09.pages import seq2seq as page
 from chapter09.seq2seq_task import V
 
 NBSP = fmt.NBSP
+PAGE = Path(__file__).parents[1] / "book" / "04b-seq2seq.md"
 
 pytestmark = pytest.mark.registry
 
@@ -120,9 +127,7 @@ def test_printed_factors_counts_and_totals_agree(numbers):
 
 def test_the_page_talks_about_the_models_not_the_build():
     """Item 11, 13 and 15: no build machinery in the prose, «Prova-ho» marked as the book's, Catalan terms."""
-    from pathlib import Path
-
-    source = (Path(__file__).parents[1] / "book" / "04b-seq2seq.md").read_text(encoding="utf-8")
+    source = PAGE.read_text(encoding="utf-8")
     assert source.count(":::{admonition} Com ho sabem\n:class: note dropdown") == 1
     assert "en construir el llibre" not in source and "Són els" not in source
     assert ":::{container} afegit\n**Prova-ho.**" in source
@@ -143,7 +148,7 @@ def test_the_long_budget_as_the_prose_prints_it(numbers):
             assert all(m.steps == s2s.CAP or m.curve[-1] - m.curve[m.at(m.steps // 2)] < s2s.GAIN for m in models)
     assert numbers["w4b_reach_bottleneck_12"] == numbers["w4b_reach_reversed_12"] == "en cap llavor"
     attention = [long.model("attention", n, seed) for n in sw.LONG_LENGTHS for seed in s2s.SEEDS]
-    assert numbers["w4b_reach_attention_max"] == fmt.integer(max(page.reach(m) for m in attention))
+    assert numbers["w4b_reach_attention_max"] == fmt.integer(max(curves.reach(m, page.TARGET) for m in attention))
 
 
 def test_the_one_step_by_hand_is_the_models_own_step():
@@ -157,3 +162,57 @@ def test_the_one_step_by_hand_is_the_models_own_step():
     assert h.shape == (6, s2s.H) and np.array_equal(h[-1], s)
     with pytest.raises(ValueError, match="^string must"):
         sw.encode(model, [1, 2, 9, 0])
+
+
+def test_the_curves_read_the_long_training():
+    """A long training's row at STEPS is the small budget's model; reach, gain and fall read its curves."""
+    longest = max(s2s.LENGTHS)
+    models = curves.long_models("bottleneck", longest)
+    small = [sw.page_sweep().model("bottleneck", longest, seed).position_accuracy for seed in s2s.SEEDS]
+    assert np.array_equal(curves.by_position(models, s2s.STEPS), small)
+    first, last = curves.end_accuracies("bottleneck", page.N_FIRST)
+    assert np.array_equal(first - last, np.subtract(*curves.ends(small, page.N_FIRST)))
+    greedy, forced = curves.falls(models, page.N_FIRST)
+    assert np.array_equal(forced, np.subtract(*curves.ends(curves.by_position(models, forced=True), page.N_FIRST)))
+    assert (greedy >= 2 * page.MARGIN).all() and (forced < greedy / 2).all()  # W4b.8, in each seed
+    for m in [*models, *curves.long_models("attention", longest)]:
+        reached = curves.reach(m, page.TARGET)
+        below = m.curve[: m.at(reached) if reached else None]
+        assert (below < page.TARGET).all() and (reached is None or m.curve[m.at(reached)] >= page.TARGET)
+    assert [curves.gain_since(m, page.STILL) for m in models] == [
+        m.curve[-1] - m.curve[m.at(page.STILL)] for m in models
+    ]
+
+
+SECTIONS = {  # the page's sections (its «##» headings; "" before the first) → the function that makes their keys
+    "": "_numbers_the_task",
+    "L'encert segons la longitud": "_numbers_accuracy_by_length",
+    "Com aprenen": "_numbers_how_they_learn",
+    "Què hi guanya la frase invertida": "_numbers_what_reversing_gains",
+    "L'alineament, après": "_numbers_the_learned_alignment",
+    "El camí del gradient": "_numbers_the_gradients_path",
+    "La pèrdua": "_numbers_the_loss",
+    "Amb codi": "_numbers_with_code",
+    "Exercicis": "_numbers_exercises",
+}
+
+
+def test_each_key_is_made_in_the_section_where_the_page_first_prints_it(numbers):
+    """«A page module you can navigate»: a key the prose glues is written out in its section's function."""
+    first_section, section = {}, ""
+    for line in PAGE.read_text(encoding="utf-8").splitlines():
+        section = line[3:] if line.startswith("## ") else section
+        for key in re.findall(r"\{glue:text\}`(w4b_\w+?)(?:__\w+)?`", line):
+            first_section.setdefault(key, section)
+    assert set(first_section.values()) == set(SECTIONS) and set(first_section) <= set(numbers)
+    tree = ast.parse(Path(page.__file__).read_text(encoding="utf-8"))
+    made = {
+        node.value: f.name
+        for f in tree.body
+        if isinstance(f, ast.FunctionDef) and f.name.startswith("_numbers_")
+        for node in ast.walk(f)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(r"w4b_\w+", node.value)
+    }
+    misplaced = {k: (made[k], SECTIONS[s]) for k, s in first_section.items() if k in made and made[k] != SECTIONS[s]}
+    assert misplaced == {}
+    assert len(made) > 70  # most keys are written out whole (the others are the tables' keys, by arm and length)
