@@ -18,7 +18,7 @@ import pytest
 
 from chapter09.widgets import WIDGETS
 
-MODULES = (*(w.module for w in WIDGETS), "rnn_gradient_seeds", "seq2seq_sweep", "fmt", "common")
+MODULES = (*(w.module for w in WIDGETS), "rnn_gradient_seeds", "rnn_draw", "spectral", "seq2seq_sweep", "fmt", "common")
 
 
 def load(name: str):
