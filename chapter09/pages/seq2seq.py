@@ -5,7 +5,10 @@ the three arms trained with seeds 0, 1 and 2 on two budgets, 400 steps at every 
 4, 8 and 12, until each model stops improving, at most 5000 steps (the long one, whose first 400 steps are the
 small one's training).  A claim is judged on the mean over the seeds, and its row of the registry says in how
 many of the seeds it holds on its own.  :func:`readout` reads like the page: one function per section of
-``book/04b-seq2seq.md`` makes the glue keys that section's prose meets first.
+``book/04b-seq2seq.md`` makes the glue keys that section's prose meets first.  The figures' text alternatives,
+the claims and the tables follow, each in a function of its own; the claims' statements, their checks and the
+thresholds those hold the numbers to (``MARGIN``, ``ALIGNED``) are in :mod:`chapter09.pages.seq2seq_claims`,
+the drawing of the figures in :mod:`chapter09.pages.seq2seq_plots`.
 """
 
 from __future__ import annotations
@@ -21,19 +24,18 @@ from .. import fmt, validate
 from .. import seq2seq as s2s
 from .. import seq2seq_curves as curves
 from .. import seq2seq_sweep as sweep
-from ..claim import Claim, WidgetClaims, judge
+from ..claim import Claim, WidgetClaims
 from ..interactive import control, plot_values, spec
-from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, heat_maps, new_figure, typeset
-from ..seq2seq_sweep import LONG_LENGTHS, arm_accuracy, page_long, page_sweep
+from ..plots import heat_maps, typeset
+from ..seq2seq_sweep import LONG_LENGTHS, arm_accuracy, page_sweep
 from ..seq2seq_task import BATCH, MAX_LENGTH, N_TEST, V
+from . import seq2seq_claims as registry
+from . import seq2seq_plots as plots
+from .seq2seq_claims import ALIGNED, CHECKS, MARGIN
 
 __all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
 
 ARM_NAMES = {"bottleneck": "coll d'ampolla", "reversed": "frase invertida", "attention": "amb atenció"}
-COLORS = {"bottleneck": ORANGE, "reversed": GREEN, "attention": BLUE}
-MARGIN = 0.05  # "beats", "helps": by at least 5 points of accuracy
-ALIGNED = 0.75  # "the alignment emerges": the heaviest weight of at least 3 rows in 4 is on the source position t
-# (judged at the second length, where every seed's attention model has learned to copy)
 N_FIRST = 4  # the first (and the last) output positions the reversal is judged on
 N_ALIGN = 32  # held-out strings whose attention weights are averaged (and judged)
 N_PATHS = 32  # held-out strings whose gradients are averaged
@@ -105,64 +107,7 @@ def _span_text(alpha: np.ndarray) -> str:
     return fmt.span(w4.effective_span(alpha).mean())
 
 
-# --- the claims' checks: each judges the numbers of one sentence of the page ----------------------
-
-
-def _attention_beats_the_bottleneck_from(gap, lengths, from_length: int) -> bool:
-    """W4b.1: attention's accuracy exceeds the bottleneck's by ``MARGIN`` at every length from ``from_length``,
-    and that length is one of the sweep's, before its longest (the arms do separate)."""
-    lengths = np.asarray(lengths)
-    return from_length in lengths[:-1] and bool((np.asarray(gap)[lengths >= from_length] > MARGIN).all())
-
-
-def _reversing_helps_the_first_outputs(first_gain: float, last_gain: float) -> bool:
-    """W4b.2: reversing gains ``MARGIN`` or more on the first outputs, and ``MARGIN`` more there than on the last."""
-    return first_gain >= MARGIN and first_gain - last_gain >= MARGIN
-
-
-def _ordering_at_the_longest(attention: float, reversed_: float, bottleneck: float, chance: float) -> bool:
-    """W4b.3: attention > reversed > bottleneck > chance at the longest length, each by ``MARGIN``."""
-    return attention - reversed_ > MARGIN and reversed_ - bottleneck > MARGIN and bottleneck - chance > MARGIN
-
-
-def _alignment_emerges(aligned_share: float) -> bool:
-    """W4b.4: the heaviest weight of at least ``ALIGNED`` of the rows is on the position the output copies."""
-    return aligned_share >= ALIGNED
-
-
-def _attention_keeps_the_gradient_close(attention_share: float, bottleneck_share: float, uniform: float) -> bool:
-    """W4b.5: with attention, at least twice the uniform share of ℓ_t's gradient goes to x_t; without it, less."""
-    return attention_share >= 2 * uniform > bottleneck_share
-
-
-def _attention_learns_sooner(attention_steps: int, plain_reached: int, budget: int) -> bool:
-    """W4b.6: attention reaches TARGET within ``budget`` steps at every length, and no model without attention
-    reaches it at the longest length within the cap (``plain_reached`` counts those that do)."""
-    return attention_steps <= budget and plain_reached == 0
-
-
-def _the_gap_stays_and_they_still_learn(gap: float, still_gaining: float) -> bool:
-    """W4b.7: after the long training, attention still beats the bottleneck at the longest length by ``MARGIN``,
-    and the models without attention were still improving at the cap (by at least GAIN in the last doubling)."""
-    return gap > MARGIN and still_gaining >= s2s.GAIN
-
-
-def _errors_feed_on_errors(greedy_fall: float, forced_fall: float) -> bool:
-    """W4b.8: along the output, the bottleneck's greedy accuracy falls by ``2 MARGIN`` or more, and with teacher
-    forcing by less than half as much: most of the fall is errors that follow earlier errors."""
-    return greedy_fall >= 2 * MARGIN and forced_fall < greedy_fall / 2
-
-
-CHECKS = {
-    "W4b.1": _attention_beats_the_bottleneck_from,
-    "W4b.2": _reversing_helps_the_first_outputs,
-    "W4b.3": _ordering_at_the_longest,
-    "W4b.4": _alignment_emerges,
-    "W4b.5": _attention_keeps_the_gradient_close,
-    "W4b.6": _attention_learns_sooner,
-    "W4b.7": _the_gap_stays_and_they_still_learn,
-    "W4b.8": _errors_feed_on_errors,
-}
+# --- the numbers the claims' checks judge (the checks: :mod:`chapter09.pages.seq2seq_claims`) ----------------
 
 
 def _beats_from() -> int:
@@ -245,7 +190,6 @@ def _numbers_accuracy_by_length() -> dict[str, str]:
             np.mean([curves.gain_since(m, STILL) for m in curves.long_models(arm, LONGEST)])
         )
     return n | {
-        "w4b_acc_bottleneck_short": n[f"w4b_acc_bottleneck_{SHORT}"],  # one value, two keys: the snapshot pins both
         "w4b_seeds_3": _held("W4b.3"),
         "w4b_beats_from": fmt.integer(_beats_from()),
         "w4b_margin": gain_text(MARGIN),
@@ -397,44 +341,8 @@ def _alt_texts(n: dict) -> dict[str, str]:
 
 
 def _claims() -> tuple[Claim, ...]:
-    """The page's claims, each written once: what the page says and what the code computes (templates over the
-    glue keys), judged on the seeds' mean, with the seeds where each holds on its own."""
-    L, judged = LONGEST, _judged(s2s.SEEDS)
-    says = {
-        "W4b.1": "Amb atenció, l'encert supera el del coll d'ampolla a totes les longituds a partir de L = "
-        "{w4b_beats_from}.",
-        "W4b.2": "Invertir la frase ajuda sobretot les primeres sortides.",
-        "W4b.3": "A la longitud més gran, atenció > frase invertida > coll d'ampolla > atzar.",
-        "W4b.4": "L'alineament monòton surt de l'entrenament: el pes més gran de la fila t és a la posició t.",
-        "W4b.5": "Amb atenció, l'entrada t rep el doble o més de la part igual del gradient de la sortida t; "
-        "sense, no.",
-        "W4b.6": "Amb atenció, el model arriba al {w4b_target} d'encert en {w4b_steps} passos o menys a cada "
-        "longitud; sense atenció, a L = {w4b_l_max} no hi arriba cap model en {w4b_cap} passos.",
-        "W4b.7": "Entrenats fins que deixen de millorar (com a molt {w4b_cap} passos), a L = {w4b_l_max} l'atenció "
-        "encara supera el coll d'ampolla, i els models sense atenció encara milloren.",
-        "W4b.8": "Sense atenció, l'encert cau al llarg de la sortida sobretot perquè cada error en porta d'altres: "
-        "amb el símbol correcte a l'entrada, gairebé no cau.",
-    }
-    computed = {
-        "W4b.1": "diferència de més de {w4b_margin} a partir de L = {w4b_beats_from}; a L = {w4b_l_max}, "
-        f"{{w4b_acc_attention_{L}}} contra {{w4b_acc_bottleneck_{L}}}",
-        "W4b.2": "guany a les {w4b_n_first} primeres posicions: {w4b_first_gain}; a les {w4b_n_first} últimes: "
-        "{w4b_last_gain}",
-        "W4b.3": f"{{w4b_acc_attention_{L}}} > {{w4b_acc_reversed_{L}}} > {{w4b_acc_bottleneck_{L}}} > {{w4b_chance}}",
-        "W4b.4": "{w4b_aligned} de les files a L = {w4b_l_short} (mínim {w4b_aligned_min})",
-        "W4b.5": "part a l'entrada t: {w4b_own_attention} amb atenció, {w4b_own_bottleneck} sense "
-        "(a parts iguals, {w4b_uniform})",
-        "W4b.6": "amb atenció, en {w4b_reach_attention_max} passos com a molt; sense, a L = {w4b_l_max}: "
-        f"{{w4b_reach_bottleneck_{L}}} i {{w4b_reach_reversed_{L}}}",
-        "W4b.7": "diferència de {w4b_long_gap}; sense atenció, guanyaven {w4b_still_bottleneck} i "
-        "{w4b_still_reversed} del pas {w4b_still_from} al {w4b_cap}",
-        "W4b.8": "coll d'ampolla entrenat llarg a L = {w4b_l_max}: {w4b_greedy_first} → {w4b_greedy_last} amb els "
-        "seus símbols, {w4b_forced_first} → {w4b_forced_last} amb els correctes",
-    }
-    return tuple(
-        Claim(i, says[i], "draw", computed[i], **judge(CHECKS[i], *judged[i]), robustness=f"{{w4b_seeds_{i[-1]}}}")
-        for i in CHECKS
-    )
+    """The page's claims, judged on the seeds' mean (:func:`~chapter09.pages.seq2seq_claims.claims`)."""
+    return registry.claims(_judged(s2s.SEEDS), LONGEST)
 
 
 def _cells(key: str, lengths, seed: int | None = None) -> list[str]:
@@ -481,112 +389,6 @@ def readout() -> WidgetClaims:
 # --- the figures --------------------------------------------------------------------------------
 
 
-def _long_curves(ax, length: int, curve) -> None:
-    """Every model of the long training at ``length``, ``curve(model)`` at its checkpoints, on a log axis of Adam
-    steps with ticks at 10, 100, 1.000 and the cap."""
-    for arm in s2s.ARMS:
-        for i, m in enumerate(curves.long_models(arm, length)):
-            ax.plot(m.checkpoints, curve(m), "-", color=COLORS[arm], lw=1.2, alpha=0.85,
-                    label=ARM_NAMES[arm] if i == 0 else None)  # fmt: skip
-    ax.set_xscale("log")
-    ticks = [10, 100, 1000, s2s.CAP]
-    ax.set_xticks(ticks, [fmt.integer(t) for t in ticks])
-    ax.minorticks_off()
-    ax.set_xlim(20, s2s.CAP * 1.15)
-    ax.set_xlabel("passos d'Adam")
-
-
-def _plot_length(n: dict) -> Figure:
-    """Accuracy against length on both budgets: each arm's mean over seeds, dashed after STEPS steps (every
-    length), solid after the long training (LONG_LENGTHS, with every seed's point), and chance."""
-    fig, ax = new_figure()
-    long = page_long()
-    for arm in s2s.ARMS:
-        ax.plot(s2s.LENGTHS, arm_accuracy(arm).mean(axis=1), "--", color=COLORS[arm], lw=1.2, alpha=0.8)
-        acc = long.accuracy[long.arms.index(arm)]
-        ax.plot(long.lengths, acc.mean(axis=1), "o-", color=COLORS[arm], label=ARM_NAMES[arm])
-        for seeds in acc.T:
-            ax.plot(long.lengths, seeds, ".", color=COLORS[arm], alpha=0.4, ms=4)
-    ax.plot([], [], "--", color=GREY, label=f"en {n['w4b_steps']} passos")
-    ax.plot([], [], "-", color=GREY, label=f"fins que deixa de millorar ({n['w4b_cap']} com a molt)")
-    ax.axhline(CHANCE, color=GREY, lw=0.8, ls=":")
-    ax.annotate(
-        f"atzar, {n['w4b_chance']}", (LONGEST, CHANCE), textcoords="offset points", xytext=(0, 4),
-        fontsize=SMALL, ha="right",
-    )  # fmt: skip
-    ax.set(xticks=s2s.LENGTHS, ylim=(0, 1.05), xlabel="longitud de la frase L (símbols)")
-    ax.set_ylabel("encert sobre frases no vistes")
-    ax.yaxis.set_major_formatter(lambda y, _p: fmt.percent(y, 0))
-    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 0.16), fontsize=SMALL)
-    catalan_ticks(ax, "x")
-    return fig
-
-
-def _plot_curves() -> Figure:
-    """Learning curves: accuracy on the held-out strings at each checkpoint, log steps, every model of the long
-    training, one panel per length of LONG_LENGTHS."""
-    fig = Figure(figsize=(3.2 * len(LONG_LENGTHS), 3.2))
-    axes = fig.subplots(1, len(LONG_LENGTHS), sharey=True)
-    for ax, length in zip(axes, LONG_LENGTHS):
-        _long_curves(ax, length, lambda m: m.curve)
-        ax.axhline(TARGET, color=GREY, lw=0.8, ls="--")
-        ax.axvline(s2s.STEPS, color=GREY, lw=0.8, ls=":")
-        ax.set_title(f"L = {fmt.integer(length)}")
-    axes[0].set(ylim=(0, 1.03), ylabel="encert sobre frases no vistes")
-    axes[0].yaxis.set_major_formatter(lambda y, _p: fmt.percent(y, 0))
-    axes[0].legend(loc="lower right", fontsize=SMALL)
-    return fig
-
-
-def _plot_position(n: dict) -> Figure:
-    """Accuracy by output position at the longest length without attention, after STEPS steps and after the long
-    training: greedy (solid, its own symbols as inputs) and teacher-forced (dashed, the right ones)."""
-    fig = Figure(figsize=(7.2, 3.2))
-    axes = fig.subplots(1, 2, sharey=True)
-    positions = np.arange(1, LONGEST + 1)
-    for ax, steps, title in zip(axes, (s2s.STEPS, None), (f"en {n['w4b_steps']} passos", "entrenament llarg")):
-        for arm in ("reversed", "bottleneck"):
-            models = curves.long_models(arm, LONGEST)
-            greedy, forced = (curves.by_position(models, steps, forced).mean(axis=0) for forced in (False, True))
-            ax.plot(positions, greedy, "o-", color=COLORS[arm], label=ARM_NAMES[arm], ms=3)
-            ax.plot(positions, forced, "--", color=COLORS[arm], lw=1.2)
-        ax.axhline(CHANCE, color=GREY, lw=0.8, ls=":")
-        ax.set(title=title, xticks=positions[::2] + 0, xlabel="posició de sortida t")
-    axes[0].plot([], [], "-", color=GREY, label="amb els seus símbols")
-    axes[0].plot([], [], "--", color=GREY, label="amb els correctes")
-    axes[0].set(ylim=(0, 1.05), ylabel="encert a la posició t")
-    axes[0].yaxis.set_major_formatter(lambda y, _p: fmt.percent(y, 0))
-    axes[0].legend(loc="lower left", fontsize=SMALL)
-    return fig
-
-
-def _plot_paths(n: dict) -> Figure:
-    """Share of the gradient of ℓ_t that reaches x_j, against |t − j|, for the three arms."""
-    fig, ax = new_figure()
-    for arm in s2s.ARMS:
-        shares = sweep.share_by_offset(arm, N_PATHS)
-        ax.plot(range(LONGEST), shares, "o-", color=COLORS[arm], label=ARM_NAMES[arm], ms=4)
-    ax.axhline(UNIFORM, color=GREY, lw=0.8, ls=":", label=f"a parts iguals, {n['w4b_uniform']}")
-    ax.set(xlabel="distància entre la sortida i l'entrada, |t − j|", ylabel="part del gradient de ℓₜ que va a xⱼ")
-    ax.yaxis.set_major_formatter(lambda y, _p: fmt.percent(y, 0))
-    catalan_ticks(ax, "x")
-    ax.legend(loc="upper right")
-    return fig
-
-
-def _plot_loss() -> Figure:
-    """Held-out loss (teacher forcing) at each checkpoint of the long training at the longest length, every model,
-    log steps, and the loss of a uniform guess."""
-    fig, ax = new_figure()
-    _long_curves(ax, LONGEST, lambda m: m.curve_loss)
-    ax.axhline(np.log(V), color=GREY, lw=0.8, ls=":")
-    ax.axvline(s2s.STEPS, color=GREY, lw=0.8, ls=":")
-    ax.set(ylim=(0, None), ylabel="entropia creuada (nats)")
-    catalan_ticks(ax, "y")
-    ax.legend(loc="lower left")
-    return fig
-
-
 @typeset
 def figures() -> dict[str, Figure]:
     """The page's figures, by the name the page shows them under."""
@@ -597,12 +399,12 @@ def figures() -> dict[str, Figure]:
         (sweep.alignment(LONGEST, 0, N_ALIGN), f"après, L = {n['w4b_l_max']}, abast {n['w4b_span_longest']}"),
     ]
     return {
-        "w4b_fig_length": _plot_length(n),
-        "w4b_fig_curves": _plot_curves(),
-        "w4b_fig_position": _plot_position(n),
+        "w4b_fig_length": plots.plot_length(n, ARM_NAMES, CHANCE, LONGEST),
+        "w4b_fig_curves": plots.plot_curves(ARM_NAMES, TARGET),
+        "w4b_fig_position": plots.plot_position(n, ARM_NAMES, CHANCE, LONGEST),
         "w4b_fig_alignment": heat_maps(maps, "posició d'entrada $j$"),
-        "w4b_fig_paths": _plot_paths(n),
-        "w4b_fig_loss": _plot_loss(),
+        "w4b_fig_paths": plots.plot_paths(n, ARM_NAMES, UNIFORM, N_PATHS),
+        "w4b_fig_loss": plots.plot_loss(ARM_NAMES, LONGEST),
     }
 
 
