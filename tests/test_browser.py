@@ -102,11 +102,11 @@ def test_widget_1_starts_as_the_prose_and_follows_the_text(widget_on):
 
 def test_widget_2_forget_values_of_the_text(widget_on):
     n, spec, w = lstm_gradient.readout().numbers, lstm_gradient.controls(), widget_on("w2")
-    assert readout(w, "whole") == n["w2_whole"]
-    move(w, "forget", n["w2_forget_low"], spec)  # "Baixa f a 0,9": the label is the value the text names
-    assert readout(w, "whole") == n["w2_whole_low"]
+    assert readout(w, "whole") == n["w2_f095_gated_whole"]
+    move(w, "forget", n["w2_f090"], spec)  # "Baixa f a 0,9": the label is the value the text names
+    assert readout(w, "whole") == n["w2_f090_gated_whole"]
     move(w, "forget", "1", spec)  # "posa-la a 1"
-    assert readout(w, "whole") == n["w2_whole_one"]
+    assert readout(w, "whole") == n["w2_f100_gated_whole"]
 
 
 def test_widget_3_starts_at_the_text_s_settings(widget_on):

@@ -133,7 +133,7 @@ def test_printed_factors_steps_and_totals_agree(numbers):
     per_token, cross = number(numbers["w8_llama_per_token"]), number(numbers["w8_matrix_cross"])
     side, layers = number(numbers["w8_matrix_d"]), number(numbers["w8_matrix_layers"])
     assert per_token * cross == layers * side**2 * 2
-    assert number(numbers["w8_qwen_layer_kv"]) * number(numbers["w8_qwen_cross"]) == number(
+    assert number(numbers["w8_qwen_kv_numbers"]) * number(numbers["w8_qwen_cross"]) == number(
         numbers["w8_qwen_layer_state"]
     )
 

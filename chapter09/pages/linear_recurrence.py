@@ -200,7 +200,6 @@ def _numbers_memory_of_real_models() -> dict[str, str]:
         "w8_mistral_window": fmt.integer(_MODELS["mistral"].window),
         "w8_qwen_family": "Qwen3-Next",
         "w8_qwen_layer_state": fmt.integer(qwen.layer_state_numbers),
-        "w8_qwen_layer_kv": fmt.integer(qwen.kv_numbers),
         "w8_qwen_cross": fmt.integer(lr.crossover(qwen.layer_state_numbers, qwen.kv_numbers)),
         "w8_toy_layers": fmt.integer(w5.LAYERS),
         "w8_toy_d": fmt.integer(w5.D),

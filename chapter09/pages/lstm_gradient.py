@@ -13,15 +13,17 @@ holds its sentence or the table).  The sections, in the order of the page:
 ``_numbers_residual_connection``    «És la mateixa idea que una connexió residual …», the stack
 ``_numbers_identities``             «Com ho sabem»: «Les identitats.»
 ``_numbers_random_networks``        «Com ho sabem»: «Les xarxes a l'atzar.»
-``_numbers_with_code``              «Amb codi»
 ``_numbers_exercises``              «Exercicis»
 ``_numbers_summary``                «En resum»
 ==================================  ===============================================================
 
-(«Prova-ho» and «Com ho sabem», «El model.» glue no number of their own.)  The figures' text
-alternatives and the table follow, each in a function of its own; the claims' statements, their
-checks and the corrections are in :mod:`chapter09.pages.lstm_gradient_claims`, and what the page
-computes in :mod:`chapter09.lstm_gradient` and :mod:`chapter09.rnn_gradient`.
+(«Prova-ho», «Com ho sabem», «El model.» and «Amb codi» glue no number of their own.)  The table's
+keys, one per f, gate and column (``w2_f095``, ``w2_f095_gated_whole`` …, :func:`forget_key`), are made
+with the table, and the prose reads them wherever it names a value the table shows, from the first
+section on: one quantity, one key.  The figures' text alternatives and the table follow, each in a
+function of its own; the claims' statements, their checks and the corrections are in
+:mod:`chapter09.pages.lstm_gradient_claims`, and what the page computes in :mod:`chapter09.lstm_gradient`
+and :mod:`chapter09.rnn_gradient`.
 """
 
 from __future__ import annotations
@@ -61,7 +63,6 @@ def readout() -> WidgetClaims:
         _numbers_residual_connection(),
         _numbers_identities(),  # «Com ho sabem»
         _numbers_random_networks(),
-        _numbers_with_code(),
         _numbers_exercises(),
         _numbers_summary(),
     )
@@ -81,11 +82,11 @@ def _one_place_each(*sections: dict[str, str]) -> dict[str, str]:
 
 
 def _numbers_model() -> dict[str, str]:
-    """The LSTM beside the RNN: the same width and length, its forget gate f and its gates' scale."""
+    """The LSTM beside the RNN: the same width and length, and its gates' scale (its forget gate f is the
+    table's ``w2_f095``)."""
     return {
         "w2_d": fmt.integer(_rnn()[0].d),
         "w2_T": fmt.integer(_steps()),
-        "w2_forget": _forget_text(w2.FORGET),
         "w2_gate_scale": fmt.decimal(w2.GATE_SCALE, 1),
     }
 
@@ -93,27 +94,17 @@ def _numbers_model() -> dict[str, str]:
 def _numbers_cell_path() -> dict[str, str]:
     """«Les dues xarxes tenen la mateixa amplada …»: the cell path multiplies by f_t and nothing else,
     the RNN by a matrix and a derivative (W2.2)."""
-    return {
-        "w2_rnn_factor": _rnn_factor_text(_rnn()[1]),
-        "w2_pinned_cell": _factor_text(_runs()[(w2.FORGET, True)].cell_path_factor),  # as the table writes it
-    }
+    return {"w2_rnn_factor": _rnn_factor_text(_rnn()[1])}
 
 
 def _numbers_factor_above_f() -> dict[str, str]:
     """«El factor mesurat per pas surt una mica per sobre de f …»: above f, and no nearer as f falls;
     at f = 1, compounded over the T steps (W2.3, W2.4)."""
-    runs, rob = _runs(), w2.robustness()
-    one = runs[(1.0, False)]
-    gap = {f: runs[(f, False)].whole_factor - f for f in w2.FORGETS}
+    one, rob = _runs()[(1.0, False)], w2.robustness()
     return {
         "w2_above_share": fmt.share(rob.whole_above_f),
         "w2_n_seeds": fmt.integer(rob.n_seeds),
-        "w2_forget_low": _forget_text(w2.FORGETS[0]),
         "w2_gap_kept_share": fmt.share(rob.gap_kept),
-        "w2_gap_low": _factor_text(gap[w2.FORGETS[0]]),
-        "w2_gap_default": _factor_text(gap[w2.FORGET]),
-        "w2_gap_one": _factor_text(gap[1.0]),  # W2.4
-        "w2_whole_one": _factor_text(one.whole_factor),
         "w2_one_side": _side(one.whole_factor, 1.0),
         "w2_one_above_share": fmt.share(rob.one_above),
         "w2_growth_one": _total_text(one.whole_factor ** _steps()),  # the fitted factor compounded over T steps
@@ -127,7 +118,6 @@ def _numbers_factors_table() -> dict[str, str]:
     numbers = {
         "w2_h_adds_share": fmt.share(rob.whole_above_cell[False]),
         "w2_h_adds_share_pinned": fmt.share(rob.whole_above_cell[True]),
-        "w2_geo": _geo_text(gated.geometric_mean_f),
         "w2_geo_gap": fmt.power_of_ten(abs(w2.FORGET - gated.geometric_mean_f), 1),
         "w2_geo_side": _side(gated.geometric_mean_f, w2.FORGET),
         "w2_geo_below_share": fmt.share(rob.geo_below_f),
@@ -189,19 +179,12 @@ def _numbers_random_networks() -> dict[str, str]:
         "w2_gap_median": _factor_text(median),
         "w2_gap_q3": _factor_text(q3),
         "w2_gap_low_median": _factor_text(rob.gap_quartiles[w2.FORGETS[0]][1]),
-        "w2_whole_low": _factor_text(_runs()[(w2.FORGETS[0], False)].whole_factor),
         "w2_gap_one_median": _factor_text(rob.gap_quartiles[1.0][1]),
         "w2_gap_narrows_share": fmt.share(1 - rob.gap_kept),
         "w2_cell_below_share": fmt.share(rob.cell_below_f),
         "w2_stack_res_share": fmt.share(rob.stack_residual_kept),
         "w2_stack_plain_share": fmt.share(rob.stack_plain_vanishes),
     }
-
-
-def _numbers_with_code() -> dict[str, str]:
-    """«Amb codi»: the page's LSTM, the whole gradient's factor and the cell path's."""
-    gated = _runs()[(w2.FORGET, False)]
-    return {"w2_whole": _factor_text(gated.whole_factor), "w2_cell": _factor_text(gated.cell_path_factor)}
 
 
 def _numbers_exercises() -> dict[str, str]:
@@ -211,7 +194,6 @@ def _numbers_exercises() -> dict[str, str]:
     gated = runs[(w2.FORGET, False)]
     ex_res, ex_plain = (w2.stack_gradient(r, seed=w1.page_seed(), branch_scale=EXERCISE_SCALE) for r in (True, False))
     return {
-        "w2_forget_high": _forget_text(w2.FORGETS[2]),
         "w2_high_side": _side(runs[(w2.FORGETS[2], True)].whole_factor, w2.FORGETS[2]),
         "w2_half_default": _half_text(w2.half_life(w2.FORGET)),
         "w2_half_high": _half_text(w2.half_life(w2.FORGETS[2])),
@@ -249,7 +231,7 @@ def _alt_texts(n: dict[str, str]) -> dict[str, str]:
             f"{fmt.de(fmt.shortest(float(np.exp(rnn.log_grad_norms[0]))))} a "
             f"{fmt.power_of_ten(float(np.exp(rnn.log_grad_norms[-1])), 1)}; tota l’LSTM, només "
             f"{fmt.de(fmt.decimal(whole_start))} a {_small(whole_end)}, i el camí de la cel·la, a {_small(cell_end)}, "
-            f"gairebé com fᵏ amb f = {n['w2_forget']}: a aquesta escala les tres corbes de dalt es confonen."
+            f"gairebé com fᵏ amb f = {n[forget_key(w2.FORGET)]}: a aquesta escala les tres corbes de dalt es confonen."
         ),
         "w2_fig_stack_alt": (
             f"Norma del gradient per a cada capa enrere d’una pila {fmt.de(fmt.integer(res.log_norms.size - 1))} "

@@ -1,8 +1,8 @@
 """Page 02's rows of the claims registry: the author's statements that the page checks, the check
 that judges each on the numbers it reads (``CHECKS``), and the author's sentences as the page mends them.
 
-Each statement is written once, in :func:`claims`; its templates read the page's glue keys (``{w2_whole}``),
-which :func:`chapter09.pages.lstm_gradient.readout` computes.
+Each statement is written once, in :func:`claims`; its templates read the page's glue keys
+(``{w2_f095_gated_whole}``), which :func:`chapter09.pages.lstm_gradient.readout` computes.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def claims(lstm: dict, rnn, stacks: tuple, gaps: tuple[float, float], years: int
             "de la cel·la de l'LSTM, per $f_t$ i prou.",
             "method",
             "identitats del model, que es compleixen per construcció (només comproven el codi): camí "
-            "de la cel·la amb f fixa, {w2_pinned_cell} per pas (|factor − f| = {w2_pinned_gap}); "
+            "de la cel·la amb f fixa, {w2_f095_pinned_cell} per pas (|factor − f| = {w2_pinned_gap}); "
             "$\\partial \\mathbf{{c}}_t/\\partial \\mathbf{{c}}_{{t-1}} - \\operatorname{{diag}}(f_t)$, "
             "{w2_carry_gap}. Mesurat: RNN, {w2_rnn_factor} per pas",
             **judge(_cell_path_is_f, pinned.cell_path_factor, w2.FORGET, carry_gap),
@@ -86,8 +86,8 @@ def claims(lstm: dict, rnn, stacks: tuple, gaps: tuple[float, float], years: int
             "W2.3",
             "El factor mesurat per pas surt una mica per sota de $f$, pel que entra per $\\mathbf{h}_t$.",
             "qualitative",
-            "tot el gradient {w2_whole}, camí de la cel·la {w2_cell}, f = {w2_forget}; mitjana "
-            "geomètrica de les $f_t$ {w2_geo}",
+            "tot el gradient {w2_f095_gated_whole}, camí de la cel·la {w2_f095_gated_cell}, f = {w2_f095}; mitjana "
+            "geomètrica de les $f_t$ {w2_f095_gated_geo}",
             **judge(_whole_above_f_and_cell, gated.whole_factor, w2.FORGET, gated.cell_path_factor),
             robustness="per sobre de $f$ en {w2_above_share__el}; "
             "$\\mathbf{{h}}_t$ hi suma en {w2_h_adds_share__el}; mitjana "
@@ -97,9 +97,9 @@ def claims(lstm: dict, rnn, stacks: tuple, gaps: tuple[float, float], years: int
             "W2.4",
             "Amb f = 0,9 el factor s'hi acosta; amb f = 1 queda essencialment a 1.",
             "qualitative",
-            "tot el gradient − f: {w2_gap_low} (f = {w2_forget_low}), {w2_gap_default} (f = {w2_forget}), "
-            "{w2_gap_one} (f = 1): no s'hi acosta; "
-            "amb f = 1, {w2_whole_one} per pas, ×{w2_growth_one} en {w2_T} passos",
+            "tot el gradient − f: {w2_f090_gated_gap} (f = {w2_f090}), {w2_f095_gated_gap} (f = {w2_f095}), "
+            "{w2_f100_gated_gap} (f = 1): no s'hi acosta; "
+            "amb f = 1, {w2_f100_gated_whole} per pas, ×{w2_growth_one} en {w2_T} passos",
             **judge(_gap_does_not_narrow, gap[w2.FORGET], gap[w2.FORGETS[0]]),
             robustness="la diferència amb f no s'estreny en baixar f en {w2_gap_kept_share__el}; amb f = 1, "
             "per sobre d'1 en {w2_one_above_share__el}",
@@ -126,10 +126,10 @@ def corrections() -> tuple[Correction, ...]:
             "El factor mesurat per pas surt una mica per sota de $f$",
             "El factor mesurat per pas surt una mica per sobre de $f$ (en {w2_above_share__el} de "
             "{w2_n_seeds} xarxes a l'atzar)",
-            "Tot el gradient fa {w2_whole} per pas amb f = {w2_forget}, per sobre de f en "
+            "Tot el gradient fa {w2_f095_gated_whole} per pas amb f = {w2_f095}, per sobre de f en "
             "{w2_above_share__el} de les {w2_n_seeds} llavors: el que entra per $\\mathbf{{h}}_t$ hi suma (en "
             "{w2_h_adds_share__el}), no en resta. El que pot quedar per sota de f és el camí de la "
-            "cel·la sol ({w2_cell}; per sota en {w2_cell_below_share__el} de les llavors), perquè la "
+            "cel·la sol ({w2_f095_gated_cell}; per sota en {w2_cell_below_share__el} de les llavors), perquè la "
             "porta oscil·la i hi compta la mitjana geomètrica de les $f_t$.",
         ),
         Correction(
@@ -143,14 +143,14 @@ def corrections() -> tuple[Correction, ...]:
         Correction(
             "W2.4",
             "Baixa f a 0,9 i el factor s'hi acosta; posa-la a 1 i queda essencialment a 1.",
-            "Baixa f a {w2_forget_low} i el factor baixa amb ella, però no s'hi acosta (en "
-            "{w2_gap_kept_share__el} de les xarxes): en queda {w2_gap_low} per sobre, quan a f = {w2_forget} en "
-            "quedava {w2_gap_default}; posa-la a 1 i queda a {w2_whole_one} per pas, una mica {w2_one_side} "
+            "Baixa f a {w2_f090} i el factor baixa amb ella, però no s'hi acosta (en "
+            "{w2_gap_kept_share__el} de les xarxes): en queda {w2_f090_gated_gap} per sobre, quan a f = {w2_f095} en "
+            "quedava {w2_f095_gated_gap}; posa-la a 1 i queda a {w2_f100_gated_whole} per pas, una mica {w2_one_side} "
             "d'1 (en {w2_one_above_share__el} de les xarxes), que en {w2_T} passos multiplica el gradient "
             "per {w2_growth_one}.",
-            "La diferència amb f no s'estreny en baixar f: {w2_gap_default} a f = {w2_forget}, "
-            "{w2_gap_low} a f = {w2_forget_low} i {w2_gap_one} a f = 1; no s'estreny en "
-            "{w2_gap_kept_share__el} de les {w2_n_seeds} llavors. Amb f = 1, el factor {w2_whole_one__de} "
+            "La diferència amb f no s'estreny en baixar f: {w2_f095_gated_gap} a f = {w2_f095}, "
+            "{w2_f090_gated_gap} a f = {w2_f090} i {w2_f100_gated_gap} a f = 1; no s'estreny en "
+            "{w2_gap_kept_share__el} de les {w2_n_seeds} llavors. Amb f = 1, el factor {w2_f100_gated_whole__de} "
             "per pas (el pendent ajustat) es compon: en {w2_T} passos, el gradient es multiplica per "
             "{w2_growth_one} (per sobre d'1 en {w2_one_above_share__el} de les llavors).",
         ),
