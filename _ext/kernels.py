@@ -5,16 +5,17 @@ localhost, and ipykernel warns on every start that such traffic is not encrypted
 launches a kernel through a *provisioner*, chosen by name among the entry points of the group
 ``jupyter_client.kernel_provisioners`` (``pyproject.toml`` registers this one), the default one
 named by ``JUPYTER_DEFAULT_PROVISIONER_NAME``: here jupyter_client's own local provisioner with the
-``ipc`` transport, its socket files in jupyter's runtime folder (made for this user alone if it is
-missing), removed with the kernel.
+``ipc`` transport, its socket files in the system's temporary folder under a short name (a socket's
+path has at most 107 bytes; jupyter's runtime folder can be deeper than that), removed with the
+kernel; as over TCP, every message is signed with the connection file's key.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 
 from jupyter_client.provisioning import LocalProvisioner
-from jupyter_core.paths import jupyter_runtime_dir
 
 NAME = "chapter09-ipc"  # the entry point's name (pyproject.toml)
 
@@ -25,8 +26,7 @@ class IPCProvisioner(LocalProvisioner):
     async def pre_launch(self, **kwargs):
         manager = self.parent
         manager.transport = "ipc"
-        os.makedirs(jupyter_runtime_dir(), mode=0o700, exist_ok=True)
-        manager.ip = os.path.join(jupyter_runtime_dir(), f"kernel-{manager.kernel_id}-ipc")
+        manager.ip = os.path.join(tempfile.gettempdir(), f"ch09-{manager.kernel_id}")
         return await super().pre_launch(**kwargs)
 
 

@@ -99,7 +99,7 @@ def same_pages(repo: Path, reference: dict[str, bytes]) -> None:
 
 
 def executed(log: str) -> list[str]:
-    return sorted(set(re.findall(r"([\w-]+)\.md: Executing notebook", log)))
+    return sorted(set(re.findall(r"([\w-]+)\.md: Executed notebook in", log)))
 
 
 @pytest.fixture(scope="module")
