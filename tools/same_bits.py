@@ -8,7 +8,8 @@ Debian arm64 Python with numpy's and numba's aarch64 wheels).
     python tools/same_bits.py --probe          digests of the cheap part, as JSON (the tests compare them)
     python tools/same_bits.py --compiled       what the compiled loops' machine code holds (no fused multiply–add)
     python tools/same_bits.py --settings       the cheap part under every x86 setting: no difference
-    python tools/same_bits.py --snapshot       the whole snapshot (tools/snapshot.py) under every x86 setting
+    python tools/same_bits.py --snapshot       the whole snapshot (tools/snapshot.py) under every x86 setting,
+                                               page 4b trained anew under each (not read from this store)
     python tools/same_bits.py --arm64          the cheap part as arm64 under qemu, against this machine's
 
 The cheap part is the primitives of ``chapter09.portable``, a short training of each arm of
@@ -21,8 +22,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -206,11 +209,14 @@ def main(argv: list[str]) -> int:
         base = probe_under({})
         lines = [line for name, env in SETTINGS.items() if env for line in compare(base, probe_under(env), name)]
     elif "--snapshot" in argv:  # the default setting is make test's (tests/test_snapshot.py)
-        others = {name: env for name, env in SETTINGS.items() if env}
+        # each setting trains page 4b anew, in a folder of its own (common.built_dir): never from this machine's store
+        built = Path(tempfile.mkdtemp(prefix="chapter09-same-bits-"))
+        others = {name: {**env, "CHAPTER09_BUILT": str(built / name)} for name, env in SETTINGS.items() if env}
         with ThreadPoolExecutor(os.cpu_count()) as pool:  # one process per setting, as many as cores
             results = dict(
                 zip(others, pool.map(lambda env: run([str(ROOT / "tools" / "snapshot.py")], env), others.values()))
             )
+        shutil.rmtree(built, ignore_errors=True)
         lines = [f"{name}:\n{r.stdout}{r.stderr[-2000:]}" for name, r in results.items() if r.returncode]
     elif "--arm64" in argv:
         home = Path(os.environ.get("ARM64_HOME", Path.home() / ".cache" / "chapter09-arm64"))
