@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from . import fmt
 
-__all__ = ["CHANGES", "KINDS", "Claim", "Correction", "WidgetClaims", "judge"]
+__all__ = ["CHANGES", "KINDS", "Claim", "Correction", "WidgetClaims", "judge", "sections"]
 
 KINDS = {"exact": "exacta", "draw": "depèn de l'atzar", "qualitative": "qualitativa", "method": "mètode"}
 
@@ -69,6 +69,34 @@ def judge(check: Callable[..., bool], *evidence) -> dict:
     if not callable(check):
         raise TypeError(f"check must be callable, got {type(check).__name__}")
     return {"holds": bool(check(*evidence)), "evidence": evidence}
+
+
+def sections(*numbers: dict) -> dict:
+    """A page's numbers (glue key → string), one dict per section of the page, in one dict: each key is
+    glued by the section where the reader meets it, and by no other.
+
+    >>> sections({"w9_a": "1"}, {"w9_b": "2"})
+    {'w9_a': '1', 'w9_b': '2'}
+    >>> sections({"w9_a": "1"}, {"w9_a": "1"})
+    Traceback (most recent call last):
+    ValueError: numbers must each come from one section; in two: ['w9_a']
+
+    Parameters
+    ----------
+    numbers : dict
+        Each section's numbers, in the order of the page.
+
+    Returns
+    -------
+    dict
+        All of them.
+    """
+    out: dict = {}
+    for part in numbers:
+        if out.keys() & part.keys():
+            raise ValueError(f"numbers must each come from one section; in two: {sorted(out.keys() & part.keys())}")
+        out |= part
+    return out
 
 
 @dataclass(frozen=True)

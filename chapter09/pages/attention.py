@@ -10,7 +10,7 @@ from matplotlib.ticker import FuncFormatter
 
 from .. import attention as w4
 from .. import fmt, validate
-from ..claim import Claim, Correction, WidgetClaims, judge
+from ..claim import Claim, Correction, WidgetClaims, judge, sections
 from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, heat_maps, new_figure, typeset
 
@@ -125,12 +125,14 @@ CHECKS = {
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), section by section of ``04-atencio.md`` (the
     section «Amb codi» glues only numbers met before it), its claims, their corrections and its table."""
-    n = _numbers_attention_weights()
-    n |= _numbers_rows_and_hull_in_floating_point()
-    n |= _numbers_zero_weights()
-    n |= _numbers_copy_and_mean_seed_by_seed()
-    n |= _numbers_exercises()
-    n |= _numbers_claims_page()
+    n = sections(
+        _numbers_attention_weights(),
+        _numbers_rows_and_hull_in_floating_point(),
+        _numbers_zero_weights(),
+        _numbers_copy_and_mean_seed_by_seed(),
+        _numbers_exercises(),
+        _numbers_claims_page(),
+    )
     n |= _alt_texts(n)
     table = {"readout": _readout_table()}
     return WidgetClaims("W4", "04-atencio", n, _claims(), _corrections(), paragraphs=(9, 10), tables=table)

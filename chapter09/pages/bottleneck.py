@@ -12,7 +12,7 @@ from matplotlib.ticker import MaxNLocator
 
 from .. import bottleneck as w3
 from .. import fmt
-from ..claim import Claim, Correction, WidgetClaims, judge
+from ..claim import Claim, Correction, WidgetClaims, judge, sections
 from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, log_log_ticks, new_figure, power_ticks, typeset
 
@@ -97,11 +97,13 @@ CHECKS = {"W3.1": _sentences_share_a_code, "W3.2": _fraction_is_the_bound, "W3.3
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), section by section of ``03-coll-ampolla.md``,
     its claims and their corrections."""
-    n = _numbers_seq2seq_bottleneck()
-    n |= _numbers_pigeonhole_counted()
-    n |= _numbers_how_we_know()
-    n |= _numbers_with_code()
-    n |= _numbers_exercises()
+    n = sections(
+        _numbers_seq2seq_bottleneck(),
+        _numbers_pigeonhole_counted(),
+        _numbers_how_we_know(),
+        _numbers_with_code(),
+        _numbers_exercises(),
+    )
     n |= _alt_texts(n)
     return WidgetClaims("W3", "03-coll-ampolla", n, _claims(n), _corrections(), paragraphs=(7, 8))
 

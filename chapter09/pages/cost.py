@@ -13,7 +13,7 @@ from num2words import num2words
 
 from .. import cost as w5
 from .. import fmt
-from ..claim import Claim, Correction, WidgetClaims, judge
+from ..claim import Claim, Correction, WidgetClaims, judge, sections
 from ..interactive import control, spec
 from ..plots import BLUE, GREY, ORANGE, SMALL, log_log_ticks, new_figure, typeset
 from .cost_claims import (
@@ -422,7 +422,7 @@ def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), section by section, its rows of the claims registry
     and its tables."""
     # «Amb codi» glues no number of its own: its examples print numbers met above
-    n = _numbers_cost_per_layer() | _numbers_inference_memory() | _numbers_how_we_know() | _numbers_exercises()
+    n = sections(_numbers_cost_per_layer(), _numbers_inference_memory(), _numbers_how_we_know(), _numbers_exercises())
     n |= _alt_texts(n)
     tables = {"readout": _table_readout(n), "vaswani": _table_vaswani()}
     return WidgetClaims(

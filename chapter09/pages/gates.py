@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import fmt
 from .. import gates as w7
-from ..claim import Claim, Correction, WidgetClaims, judge
+from ..claim import Claim, Correction, WidgetClaims, judge, sections
 from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, new_figure, typeset
 from ..portable import sigmoid
@@ -282,7 +282,7 @@ def _corrections() -> tuple[Correction, ...]:
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), section by section, and its rows of the claims registry."""
     # «Amb codi» glues no number of its own: its examples print numbers met above
-    n = _numbers_gates() | _numbers_how_we_know() | _numbers_exercises()
+    n = sections(_numbers_gates(), _numbers_how_we_know(), _numbers_exercises())
     n |= _alt_texts(n)
     return WidgetClaims("W7", "07-portes", n, _claims(n), _corrections(), paragraphs=(14, 15, 16))
 

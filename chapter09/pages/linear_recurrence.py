@@ -17,7 +17,7 @@ from .. import cost as w5
 from .. import fmt, validate
 from .. import linear_recurrence as lr
 from .. import rnn_gradient as w1
-from ..claim import Claim, WidgetClaims, judge
+from ..claim import Claim, WidgetClaims, judge, sections
 from ..common import N_SEEDS
 from ..interactive import control, spec
 from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, log_log_ticks, new_figure, typeset
@@ -119,14 +119,16 @@ CHECKS = {
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), section by section of ``08-recurrencia-lineal.md``
     (the section «Amb codi» glues no number), its claims and its table of real models."""
-    n = _numbers_linear_recurrences()
-    n |= _numbers_two_ways_of_one_computation()
-    n |= _numbers_the_gradient_an_identity()
-    n |= _numbers_why_tanh_cannot_be_scanned()
-    n |= _numbers_memory_of_real_models()
-    n |= _numbers_the_bottleneck_returns()
-    n |= _numbers_how_we_know()
-    n |= _numbers_exercises()
+    n = sections(
+        _numbers_linear_recurrences(),
+        _numbers_two_ways_of_one_computation(),
+        _numbers_the_gradient_an_identity(),
+        _numbers_why_tanh_cannot_be_scanned(),
+        _numbers_memory_of_real_models(),
+        _numbers_the_bottleneck_returns(),
+        _numbers_how_we_know(),
+        _numbers_exercises(),
+    )
     n |= _alt_texts(n)
     return WidgetClaims("W8", "08-recurrencia-lineal", n, _claims(), (), paragraphs=(), tables=_tables(n))
 

@@ -37,7 +37,7 @@ from num2words import num2words
 from .. import book, fmt
 from .. import lstm_gradient as w2
 from .. import rnn_gradient as w1
-from ..claim import Claim, WidgetClaims
+from ..claim import Claim, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, new_figure, power_ticks, typeset
 from . import lstm_gradient_claims as registry
@@ -55,7 +55,7 @@ EXERCISE_SCALE = 0.1  # exercise 3: the stack's branch with weights ten times sm
 @cache
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), section by section, its claims and corrections."""
-    n = _one_place_each(
+    n = sections(
         _numbers_model(),
         _numbers_cell_path(),
         _numbers_factor_above_f(),
@@ -69,16 +69,6 @@ def readout() -> WidgetClaims:
     n |= _alt_texts(n)
     claims, corrections, tables = _claims(), registry.corrections(), {"factors": _table()}
     return WidgetClaims("W2", "02-rnn-lstm", n, claims, corrections, paragraphs=(4, 5, 6), tables=tables)
-
-
-def _one_place_each(*sections: dict[str, str]) -> dict[str, str]:
-    """The sections' numbers in one dict: a key belongs to one section."""
-    n = {}
-    for numbers in sections:
-        if n.keys() & numbers.keys():
-            raise ValueError(f"numbers glued by two sections: {sorted(n.keys() & numbers.keys())}")
-        n |= numbers
-    return n
 
 
 def _numbers_model() -> dict[str, str]:

@@ -38,7 +38,7 @@ from matplotlib.figure import Figure
 
 from .. import fmt, spectral
 from .. import rnn_gradient as w1
-from ..claim import Claim, WidgetClaims
+from ..claim import Claim, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
 from ..plots import typeset
 from ..rnn_gradient_seeds import at_radius, explosions, robustness
@@ -72,7 +72,7 @@ _DIGITS = {"rho": 2, "tp": 2, "product": 2, "pred": w1.SLOPE_DIGITS, "meas": w1.
 @cache
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), section by section, its claims and corrections."""
-    n = _one_place_each(
+    n = sections(
         _numbers_model(),
         _numbers_explodes_stays_vanishes(),
         _numbers_two_factors(),
@@ -92,16 +92,6 @@ def readout() -> WidgetClaims:
     return WidgetClaims(
         "W1", "01-gradient-rnn", n, _claims(), registry.corrections(), paragraphs=(1, 2, 3), tables=tables
     )
-
-
-def _one_place_each(*sections: dict[str, str]) -> dict[str, str]:
-    """The sections' numbers in one dict: a key belongs to one section."""
-    n = {}
-    for numbers in sections:
-        if n.keys() & numbers.keys():
-            raise ValueError(f"numbers glued by two sections: {sorted(n.keys() & numbers.keys())}")
-        n |= numbers
-    return n
 
 
 def _numbers_model() -> dict[str, str]:

@@ -24,7 +24,7 @@ from .. import fmt, validate
 from .. import seq2seq as s2s
 from .. import seq2seq_curves as curves
 from .. import seq2seq_sweep as sweep
-from ..claim import Claim, WidgetClaims
+from ..claim import Claim, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
 from ..plots import heat_maps, typeset
 from ..seq2seq_sweep import LONG_LENGTHS, arm_accuracy, page_sweep
@@ -372,17 +372,17 @@ def _tables() -> dict[str, tuple]:
 @cache
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), section by section, its claims and its tables."""
-    n = {
-        **_numbers_the_task(),
-        **_numbers_accuracy_by_length(),
-        **_numbers_how_they_learn(),
-        **_numbers_what_reversing_gains(),
-        **_numbers_the_learned_alignment(),
-        **_numbers_the_gradients_path(),
-        **_numbers_the_loss(),
-        **_numbers_with_code(),
-        **_numbers_exercises(),
-    }
+    n = sections(
+        _numbers_the_task(),
+        _numbers_accuracy_by_length(),
+        _numbers_how_they_learn(),
+        _numbers_what_reversing_gains(),
+        _numbers_the_learned_alignment(),
+        _numbers_the_gradients_path(),
+        _numbers_the_loss(),
+        _numbers_with_code(),
+        _numbers_exercises(),
+    )
     return WidgetClaims("W4b", "04b-seq2seq", n | _alt_texts(n), _claims(), (), paragraphs=(), tables=_tables())
 
 
