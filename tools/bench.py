@@ -10,8 +10,6 @@ e. no-op rebuild
 i. rebuild after an edit of one page module (chapter09/pages/attention.py): its page alone
 j. rebuild after an edit of the registry of widgets (an alias added to chapter09/widgets.py): no
    figure page re-executes
-f. clean HTML build of the revision ``BENCH_BASE`` (default acb43a2, the last one with a
-   home-made kernel pool), from ``git archive``, to compare (a) with
 g. what a first visit of each page of (a) loads, in Chromium (``first_visit.py``), when
    Debian's chromium is there
 h. page 4b's small-budget trainings (nine models at each length, 400 steps, nothing read from
@@ -45,7 +43,6 @@ from quick_build import copy_repo
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
-BASE = os.environ.get("BENCH_BASE", "acb43a2")
 TRAINING_BASE = os.environ.get("TRAINING_BASE", "841cf1c")
 SWEEP = (  # the same trainings in both revisions, by the function both have, never from a store
     "import resource, sys; sys.path.insert(0, '.'); from chapter09 import seq2seq as m; "
@@ -81,7 +78,7 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def base_copy(path: Path, revision: str = BASE) -> Path:
+def base_copy(path: Path, revision: str) -> Path:
     """The files of ``revision`` at ``path`` (what ``git archive`` gives)."""
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], capture_output=True, check=True).stdout
     path.mkdir(parents=True)
@@ -92,15 +89,12 @@ def base_copy(path: Path, revision: str = BASE) -> Path:
 
 
 def measure() -> dict:
-    times = {k: [] for k in "abcdefij"}
+    times = {k: [] for k in "abcdeij"}
     cpu, reexecuted, pages = [], {k: [] for k in "dij"}, []
     for run in range(RUNS):
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
             repo = copy_repo(tmp / "repo")
-            base = base_copy(tmp / "base")
-            t, _ = sphinx(base, "f", tmp / f"cache-base-{run}")
-            times["f"].append(t)
             t, log = sphinx(repo, "a", tmp / f"cache-{run}")
             times["a"].append(t)
             cpu.append(sphinx.cpu)
@@ -196,17 +190,16 @@ def main() -> None:
         "c": "c) després d'editar la prosa d'una pàgina",
         "d": "d) després d'editar chapter09/attention.py",
         "e": "e) sense cap canvi",
-        "f": f"f) neta, la revisió {BASE}",
         "i": "i) després d'editar chapter09/pages/attention.py",
         "j": "j) després d'afegir un àlies al registre (widgets.py)",
     }
-    for k in "abcdefij":
-        print(f"  {labels[k]:<48} {ca(m[k]):>7} s   ({', '.join(ca(t) for t in result['all'][k])})")
+    for k in "abcdeij":
+        print(f"  {labels[k]:<54} {ca(m[k]):>7} s   ({', '.join(ca(t) for t in result['all'][k])})")
     cores = build.cores()
     floor = result["cpu"] / cores
     print(f"\n  mínim de CPU de (a): {ca(result['cpu'])} s de CPU / {cores} nuclis = {ca(floor)} s")
     print(
-        f"  a/f = {ca(m['a'] / m['f'])} (objectiu ≤ 1,1)    c/e = {ca(m['c'] / m['e'])} (objectiu ≤ 1,2)    "
+        f"  c/e = {ca(m['c'] / m['e'])} (objectiu ≤ 1,2)    "
         f"a/mínim = {ca(m['a'] / floor)}    a/b = {ca(m['a'] / m['b'])}"
     )
     for k, what in (("d", "un mòdul de càlcul"), ("i", "un mòdul de pàgina"), ("j", "el registre")):
