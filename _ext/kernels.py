@@ -7,17 +7,22 @@ launches a kernel through a *provisioner*, chosen by name among the entry points
 named by ``JUPYTER_DEFAULT_PROVISIONER_NAME``: here jupyter_client's own local provisioner with the
 ``ipc`` transport, its socket files in the system's temporary folder under a short name (a socket's
 path has at most 107 bytes; jupyter's runtime folder can be deeper than that), removed with the
-kernel; as over TCP, every message is signed with the connection file's key.
+kernel; as over TCP, every message is signed with the connection file's key.  A kernel whose build
+was killed (SIGKILL) exits without removing its sockets: the next build removes the ones nobody
+listens on.
 """
 
 from __future__ import annotations
 
 import os
+import socket
 import tempfile
+from pathlib import Path
 
 from jupyter_client.provisioning import LocalProvisioner
 
 NAME = "chapter09-ipc"  # the entry point's name (pyproject.toml)
+PREFIX = "ch09-"  # the sockets' names in the temporary folder: ch09-<kernel id>-<port>
 
 
 class IPCProvisioner(LocalProvisioner):
@@ -26,10 +31,26 @@ class IPCProvisioner(LocalProvisioner):
     async def pre_launch(self, **kwargs):
         manager = self.parent
         manager.transport = "ipc"
-        manager.ip = os.path.join(tempfile.gettempdir(), f"ch09-{manager.kernel_id}")
+        manager.ip = os.path.join(tempfile.gettempdir(), f"{PREFIX}{manager.kernel_id}")
         return await super().pre_launch(**kwargs)
 
 
+def remove_stale_sockets(app=None) -> list[Path]:
+    """builder-inited: the sockets that killed kernels left, which refuse a connection, go."""
+    removed = []
+    for path in Path(tempfile.gettempdir()).glob(f"{PREFIX}*"):
+        with socket.socket(socket.AF_UNIX) as probe:
+            try:
+                probe.connect(str(path))
+            except ConnectionRefusedError:
+                path.unlink(missing_ok=True)
+                removed.append(path)
+            except OSError:  # not a socket, or not ours to open
+                pass
+    return removed
+
+
 def setup(app):
+    app.connect("builder-inited", remove_stale_sockets)
     os.environ["JUPYTER_DEFAULT_PROVISIONER_NAME"] = NAME  # read when jupyter_client starts the first kernel
     return {"parallel_read_safe": True, "parallel_write_safe": True}
