@@ -5,9 +5,13 @@ style; both are plugins, registered here through the two libraries' public
 ``register_plugin`` and chosen in ``conf.py``:
 
 * ``catalan`` (pybtex formatting style): BibTeX's *plain* with the Catalan words: «i» between
-  two authors and before the last one, «A:» for *In*, «pàgines»; the list sorted by author,
-  year and title, each entry labelled as the text cites it («Bahdanau et al., 2015»);
-* ``author_year_ca`` (referencing style): the text's citations, with «i» between authors.
+  two authors and before the last one, «A:» for *In*, «pàgines», «Informe tècnic»; the list
+  sorted by author, year and title, each entry labelled as the text cites it («Bahdanau et
+  al., 2015»); a name is printed first names, last name, lineage («Guy L. Steele, Jr.», from
+  BibTeX's «Steele, Jr., Guy L.»);
+* ``author_year_ca`` (referencing style): the text's citations, with «i» between authors and
+  the year as the list labels it, so that two entries the list tells apart as «Cho et al.,
+  2014a» and «2014b» are told apart in the text too.
 """
 
 from __future__ import annotations
@@ -17,16 +21,23 @@ from dataclasses import dataclass, field
 
 import pybtex.plugin
 from pybtex.backends.plaintext import Backend as PlainText
+from pybtex.richtext import Text
 from pybtex.style.formatting import toplevel
 from pybtex.style.formatting.unsrt import Style as Plain
 from pybtex.style.formatting.unsrt import date, pages
 from pybtex.style.labels import BaseLabelStyle
 from pybtex.style.sorting import BaseSortingStyle
 from pybtex.style.template import field as bib_field
-from pybtex.style.template import first_of, join, names, optional, optional_field, sentence, tag, words
+from pybtex.style.template import first_of, join, names, node, optional, optional_field, sentence, tag, words
 from sphinxcontrib.bibtex.plugin import register_plugin
 from sphinxcontrib.bibtex.style.referencing import PersonStyle
 from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
+from sphinxcontrib.bibtex.style.referencing.basic_author_year import (
+    BasicAuthorYearParentheticalReferenceStyle,
+    BasicAuthorYearTextualReferenceStyle,
+)
+from sphinxcontrib.bibtex.style.template import join as ref_join
+from sphinxcontrib.bibtex.style.template import join2, post_text, pre_text, reference
 
 PLAIN_TEXT = PlainText()  # one backend: ``render_as("text")`` would look it up among the plugins each time
 
@@ -104,10 +115,74 @@ class CatalanStyle(Plain):
             self.format_web_refs(e),
         ]
 
+    def get_techreport_template(self, e):
+        return toplevel[
+            sentence[self.format_names("author")],
+            self.format_title(e, "title"),
+            sentence[
+                words[first_of[optional_field("type"), "Informe tècnic"], optional_field("number")],
+                bib_field("institution"),
+                optional_field("address"),
+                date,
+            ],
+            sentence[optional_field("note")],
+            self.format_web_refs(e),
+        ]
+
+
+@node
+def labelled_year(children, data):
+    """The year as the list labels the entry: «2014a» where two entries would both be «Cho et al., 2014»."""
+    assert not children
+    return Text(data["formatted_entry"].label.rsplit(", ", 1)[1])
+
+
+@dataclass
+class ParentheticalAsListed(BasicAuthorYearParentheticalReferenceStyle):
+    """«(Cho et al., 2014a)»: sphinxcontrib-bibtex's parenthetical citation with the listed year."""
+
+    def inner(self, role_name):
+        author = self.person.author_or_editor_or_title(full="s" in role_name)
+        return join2(sep1=self.pre_text_sep, sep2=self.post_text_sep)[
+            pre_text, reference[ref_join(sep=self.author_year_sep)[author, labelled_year]], post_text
+        ]
+
+
+@dataclass
+class TextualAsListed(BasicAuthorYearTextualReferenceStyle):
+    """«Cho et al. (2014a)»: sphinxcontrib-bibtex's textual citation with the listed year."""
+
+    def inner(self, role_name):
+        cited = join2(sep1=self.pre_text_sep, sep2=self.post_text_sep)[pre_text, reference[labelled_year], post_text]
+        return ref_join(sep=self.text_reference_sep)[
+            self.person.author_or_editor_or_title(full="s" in role_name),
+            ref_join[self.bracket.left, cited, self.bracket.right],
+        ]
+
 
 @dataclass
 class CatalanAuthorYear(AuthorYearReferenceStyle):
     person: PersonStyle = field(default_factory=lambda: PersonStyle(sep2=" i ", last_sep=" i "))
+
+    def __post_init__(self):
+        super().__post_init__()  # the roles of author_year, then :cite:p: and :cite:t: with the listed year
+        listed = [
+            ParentheticalAsListed(
+                bracket=self.bracket_parenthetical,
+                person=self.person,
+                author_year_sep=self.author_year_sep,
+                pre_text_sep=self.pre_text_sep,
+                post_text_sep=self.post_text_sep,
+            ),
+            TextualAsListed(
+                bracket=self.bracket_textual,
+                person=self.person,
+                text_reference_sep=self.text_reference_sep,
+                pre_text_sep=self.pre_text_sep,
+                post_text_sep=self.post_text_sep,
+            ),
+        ]
+        self.role_style.update((role, style) for style in listed for role in style.role_names())
 
 
 def entries_as_list_items(app, pagename, templatename, context, doctree) -> None:
