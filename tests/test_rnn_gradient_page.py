@@ -32,6 +32,17 @@ def test_exercise_answers():
     safe = w1.vanishing_guarantee() / np.linalg.svd(W0, compute_uv=False)[0]
     assert safe * max(abs(np.linalg.eigvals(W0))) < 1 < w1.W_SCALE * np.linalg.svd(W0, compute_uv=False)[0]
     assert (n["w1_safe_scale"], n["w1_safe_rho"], n["w1_seed_rho_one_scale"]) == ("0,55", "0,48", "1,15")
+    # its statement prints ‖W0‖₂ and ρ(W0): the answers follow from them as printed
+    norm0, rho0 = np.linalg.svd(W0, compute_uv=False)[0], max(abs(np.linalg.eigvals(W0)))
+    assert (n["w1_w0_norm"], n["w1_w0_rho"]) == (fmt.decimal(norm0), fmt.decimal(rho0)) == ("1,71", "0,87")
+    printed = {k: number(n[k]) for k in ("w1_guarantee", "w1_w0_norm", "w1_w0_rho")}
+    safe_printed = printed["w1_guarantee"] / printed["w1_w0_norm"]
+    assert n["w1_safe_scale"] == fmt.decimal(safe_printed)
+    assert n["w1_safe_rho"] == fmt.decimal(number(n["w1_safe_scale"]) * printed["w1_w0_rho"])
+    assert n["w1_seed_rho_one_scale"] == fmt.decimal(1 / printed["w1_w0_rho"])
+    assert n["w1_no_growth_scale"] == fmt.decimal(1 / printed["w1_w0_norm"]) == fmt.decimal(1 / norm0)
+    # the bound at the default scale, as a factor, is above 1: it guarantees nothing there
+    assert number(n["w1_bound_factor"]) > 1 and n["w1_bound_factor"] == fmt.decimal(np.exp(number(n["w1_bound"])))
     for x in (0.0, 1.0, 10.0):  # below the guaranteed scale it vanishes whatever the input
         r = w1.simulate(w_scale=safe * 0.999, input_scale=x, seed=seed)
         assert r.bound_slope < -w1.threshold() and r.vanishes
@@ -179,3 +190,16 @@ def test_seed_statistics_live_in_one_collapsed_box():
     assert prose.count(":::{admonition} Com ho sabem\n:class: note dropdown") == 1
     assert "{admonition} Comprovació" not in prose
     assert prose.lower().count("llavor") <= 3
+
+
+def test_one_name_per_quantity_for_pascanu_s_bound():
+    """«fita de Pascanu» is the factor γ = ‖W_hh‖₂·max tanh′; its logarithm, a slope per step, is «pendent
+    de la fita»: the table, the widget and the prose never print a slope under the factor's name."""
+    assert page.LABELS["bound"] == "pendent de la fita"
+    assert page.readout().table("readout")[0][6] == "pendent de la fita"
+    prose = page_prose()
+    for key in ("w1_bound", "w1_sat_bound", "w1_small_bound"):  # the slopes ln γ
+        for m in re.finditer(r"\{glue:text\}`%s`" % key, prose):
+            before = " ".join(prose[max(0, m.start() - 80) : m.start()].split())
+            assert "pendent" in before.split("fita")[-1] or "pendent de la fita" in before, before
+    assert "$\\gamma$ = {glue:text}`w1_bound_factor`" in prose

@@ -13,7 +13,7 @@ holds its sentence or the table).  The sections, in the order of the page:
 ``_numbers_raise_the_scale``           «Prova-ho: puja l'escala de W_hh.», the sweep's figure
 ``_numbers_saturation``                «I per què no explota sempre …», the settings and the table
 ``_numbers_when_the_estimate_errs``    «Quan s'equivoca l'estimació, i per què.»
-``_numbers_a_real_bound``              «Una fita de debò.»
+``_numbers_a_real_bound``              «Una fita que es compleix sempre.»
 ``_numbers_network_and_shares``        «Com ho sabem»: «La xarxa i les proporcions.»
 ``_numbers_radius``                    «Com ho sabem»: «El radi.»
 ``_numbers_estimate``                  «Com ho sabem»: «L'estimació.»
@@ -58,7 +58,7 @@ LABELS = {
     "product": "producte ρ·tanh′",
     "pred": "pendent previst",
     "meas": "pendent mesurat",
-    "bound": "fita de Pascanu",
+    "bound": "pendent de la fita",  # ln γ, γ = ‖W_hh‖₂·max tanh′ being «la fita de Pascanu»
     "verdict": "gradient",
 }
 _ATTRIBUTES = "spectral_radius mean_tanh_prime product predicted_slope measured_slope bound_slope".split()
@@ -170,7 +170,6 @@ def _numbers_saturation() -> dict[str, str]:
         "w1_small_share": fmt.share(rob.small_input_explodes),
         "w1_small_w": _scale(w1.SMALL_INPUT[0]),
         "w1_small_end": _norm(_end(small)),  # the last point, k = T (not on the fitted line)
-        "w1_label": "per defecte",  # the table's first row, and the figures'
         **_row("w1_", default, ("product", "bound", "verdict")),
         **_row("w1_sat_", sat),
         "w1_sat_growth": _growth(sat),
@@ -186,9 +185,12 @@ def _numbers_when_the_estimate_errs() -> dict[str, str]:
 
 
 def _numbers_a_real_bound() -> dict[str, str]:
-    """«Una fita de debò.»: Pascanu et al.'s bound, ln(‖W_hh‖₂ · max tanh′), and what it guarantees."""
-    rob = robustness()
+    """«Una fita que es compleix sempre.»: Pascanu et al.'s bound, the factor γ = ‖W_hh‖₂ · max tanh′
+    («la fita de Pascanu»; its logarithm is «el pendent de la fita», the table's ``w1_bound``), and what
+    it guarantees."""
+    default, rob = _settings()[0], robustness()
     return {
+        "w1_bound_factor": fmt.decimal(float(np.exp(default.bound_slope))),
         "w1_bound_share": fmt.share(rob.bound_holds),
         "w1_bound_gap": _slope(rob.bound_gap_median),
         "w1_guarantee": fmt.decimal(w1.vanishing_guarantee(_settings()[0].T), 3),
@@ -249,18 +251,20 @@ def _numbers_bound() -> dict[str, str]:
 
 def _numbers_exercises() -> dict[str, str]:
     """«Exercicis»: 1, W_hh = 0,99·I predicted before it is computed; 3, up to which scale the bound
-    guarantees that the gradient vanishes."""
+    guarantees that the gradient vanishes, from ‖W0‖₂ and ρ(W0), which its statement prints."""
     default = _settings()[0]
     constant = w1.constant_gradient_slope(EXERCISE_FACTOR, default.T)
     safe_scale = default.scale_for_norm(w1.vanishing_guarantee(default.T))  # ‖s·W0‖₂ · 1 at the guarantee
     return {
+        "w1_w0_norm": fmt.decimal(default.spectral_norm / default.w_scale),  # ‖W0‖₂ = ‖W_hh‖₂ / s_h
+        "w1_w0_rho": fmt.decimal(default.radius_at(1.0)),  # ρ(W0)
         "w1_ex_c": _scale(EXERCISE_FACTOR),
         "w1_ex_slope": _slope(constant),
         "w1_ex_growth": fmt.decimal(float(np.exp(default.T * constant))),
         "w1_ex_verdict": w1.verdict(constant, default.T),
         "w1_safe_scale": fmt.decimal(safe_scale),
         "w1_safe_rho": fmt.decimal(default.radius_at(safe_scale)),
-        "w1_norm": fmt.decimal(default.spectral_norm),
+        "w1_no_growth_scale": fmt.decimal(default.scale_for_norm(1.0)),  # ‖W_hh‖₂ = 1: 1/‖W0‖₂
     }
 
 
@@ -281,8 +285,8 @@ def _alt_texts(n: dict[str, str]) -> dict[str, str]:
         "w1_fig_default_alt": (
             f"Norma del gradient per pas enrere, en escala logarítmica: els punts "
             f"{_go(end)} {fmt.de(start)} a {ends['w1_']}; la recta ajustada, de pendent {n['w1_meas']} per pas, "
-            f"es multiplica per {n['w1_growth']} en {n['w1_T']} passos; l’estimació dona {n['w1_pred']} i la "
-            f"fita de Pascanu, {n['w1_bound']}, queda per sobre."
+            f"es multiplica per {n['w1_growth']} en {n['w1_T']} passos; l’estimació dona {n['w1_pred']} i el "
+            f"pendent de la fita de Pascanu, {n['w1_bound']}, queda per sobre."
         ),
         "w1_fig_sweep_alt": (
             f"Pendent per pas segons el radi ρ de Wₕₕ ({d2(sweep_1.spectral_radius.min())} a "
@@ -295,8 +299,8 @@ def _alt_texts(n: dict[str, str]) -> dict[str, str]:
         "w1_fig_settings_alt": (
             f"Norma del gradient en {n['w1_T']} passos enrere (×, el factor de la recta). "
             f"Per defecte (ρ = {n['w1_rho']}) acaba a {ends['w1_']} (×{n['w1_growth']}): {n['w1_verdict']}; "
-            f"amb Wₕₕ × {n['w1_sat_w']} (ρ = {n['w1_sat_rho']}), a {ends['w1_sat_']} (×{n['w1_sat_growth']}): "
-            f"{n['w1_sat_verdict']}; amb l’entrada × {n['w1_small_x']}, a {n['w1_small_end']} "
+            f"amb sₕ = {n['w1_sat_w']} i sₓ = {n['w1_sat_x']} (ρ = {n['w1_sat_rho']}), a {ends['w1_sat_']} "
+            f"(×{n['w1_sat_growth']}): {n['w1_sat_verdict']}; amb sₓ = {n['w1_small_x']}, a {n['w1_small_end']} "
             f"(×{n['w1_small_growth']}): {n['w1_small_verdict']}."
         ),
     }
@@ -310,17 +314,18 @@ def _claims() -> tuple[Claim, ...]:
 
 
 def _table() -> tuple[list[str], list[list[str]]]:
-    """The readout table of the three settings: a header and a row of templates per setting."""
+    """The readout table of the three settings: a header and a row of templates per setting, each named
+    by its two scales, s_h and s_x (the page's own symbols: «× 2» read as a doubling of the default)."""
     return (
-        ["configuració", "ρ", "tanh′ mitjana", "producte", "pendent previst", "pendent mesurat", "fita de Pascanu"]
-        + ["gradient"],
+        ["configuració", "ρ", "tanh′ mitjana", "producte", "pendent previst", "pendent mesurat"]
+        + [LABELS["bound"], "gradient"],
         [
             [setting]
             + ["{%s%s}" % (p, col) for col in ("rho", "mean_tp", "product", "pred", "meas", "bound", "verdict")]
             for p, setting in (
-                ("w1_", "{w1_label}"),  # the table is Markdown: the matrix in maths
-                ("w1_sat_", "$\\mathbf{{W}}_{{hh}}$ × {w1_sat_w}, entrada × {w1_sat_x}"),
-                ("w1_small_", "$\\mathbf{{W}}_{{hh}}$ × {w1_small_w}, entrada × {w1_small_x}"),
+                ("w1_", "$s_h$ = {w1_w_scale}, $s_x$ = {w1_input_scale} (per defecte)"),
+                ("w1_sat_", "$s_h$ = {w1_sat_w}, $s_x$ = {w1_sat_x}"),
+                ("w1_small_", "$s_h$ = {w1_small_w}, $s_x$ = {w1_small_x}"),
             )
         ],
     )

@@ -15,15 +15,16 @@ __all__: list[str] = []  # the page's figures() shows them
 def plot_gradient(
     r: w1.RNNGradient, texts: dict[str, str], ax=None, title: str | None = None, legend_below: bool = False
 ) -> Figure:
-    """Gradient norm against steps back (log scale), the estimate's straight line and Pascanu's bound, labelled
-    with the network's strings (``texts``: its slopes as the page prints them, keys "meas", "pred", "bound")."""
+    """Gradient norm against steps back (log scale), the estimate's straight line and Pascanu's bound (the line
+    of slope ln γ, γ = ‖W_hh‖₂·max tanh′), labelled with the network's strings (``texts``: its slopes as the
+    page prints them, keys "meas", "pred", "bound")."""
     fig, ax = new_figure(ax)
     k, start = r.steps_back, r.log_grad_norms[0]
     ax.semilogy(k, np.exp(r.log_grad_norms), "o-", ms=3, lw=1, color=BLUE, label=f"mesurat (pendent {texts['meas']})")
     ax.semilogy(
         k, np.exp(start + r.predicted_slope * k), "--", color=ORANGE, label=f"estimació, ln(ρ·tanh′) = {texts['pred']}"
     )
-    bound = f"fita, ln(‖W‖₂·max tanh′) = {texts['bound']}"
+    bound = f"fita de Pascanu, ln γ = {texts['bound']}"  # γ = ‖W_hh‖₂·max tanh′; its log is the slope
     ax.semilogy(k, np.exp(start + r.bound_slope * k), ":", color=GREEN, lw=1.5, label=bound)
     ax.set_ylim(*_shown_range([r]))  # the bound may leave the top
     ax.set_xlabel("passos enrere $k$")
