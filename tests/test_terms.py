@@ -2,7 +2,13 @@
 once per page, in parentheses beside the Catalan one («codificador (*encoder*)»), and a few
 phrases that said something else than was meant, or that point at a text the reader does not
 have, never come back.  The author's sentences are carried as written: only the additions
-(the ``:::`` blocks: «afegit», objectives, «Com ho sabem», exercises, summary) are read."""
+(the ``:::`` blocks: «afegit», objectives, «Com ho sabem», exercises, summary) are read.
+
+Two words once shared one idea: the parallel scan is «escaneig» (TERMCAT; «suma de prefixos»
+glosses it), never «escombratge» nor a form of «escombrar», in the pages, in what the package
+writes into them (glued text, figures, widgets) and in the built book; «escombrat» is kept for
+a sweep of a parameter, and is not used beside the words of the scan.  And the book's own
+prose does not lean on «de debò» / «de veritat»."""
 
 from __future__ import annotations
 
@@ -11,7 +17,7 @@ import sys
 
 import pytest
 
-from conftest import BOOK, ROOT
+from conftest import BOOK, ROOT, author_paragraphs
 
 sys.path.insert(0, str(ROOT / "tools"))
 from prose import prose
@@ -38,6 +44,20 @@ REJECTED = {
     "el text original": "the reader has no other text (the registry names the author's words)",
 }
 PAGES = sorted(p.name for p in BOOK.glob("*.md"))
+PACKAGE = ROOT / "chapter09"
+
+# the parallel scan: «escaneig»; any form of «escombrar» but the sweep's noun «escombrat»
+SCAN_AS_SWEEP = re.compile(r"\bescombr(?!ats?\b)\w*", re.I)
+# «escombrat» said of the scan: «escombrat paral·lel», or in a clause with the scan's own words
+SWEEP_FOR_SCAN = re.compile(
+    r"\bescombrats?\s+paral|\bescombrats?\b[^.;]{0,80}?\b(prefix|rondes?\b|associati)"
+    r"|\b(prefix|rondes?\b|associati)\w*[^.;]{0,80}?\bescombrats?\b",
+    re.I,
+)
+PAGES_WITH_THE_SCAN = ("05-cost-i-memoria.md", "08-recurrencia-lineal.md")
+# a tic of the book's own prose (the author's paragraphs keep theirs)
+TIC = re.compile(r"\bde (debò|veritat)\b", re.I)
+TICS_IN_THE_BOOK = 3  # at most this many in all the book's own prose, and one per page
 
 
 def additions(source: str) -> str:
@@ -86,3 +106,63 @@ def test_the_rules_catch_what_they_name():
     assert english_outside_parentheses(text, "router") == ["router"]
     assert english_outside_parentheses("tres models (encoder–decoder)", "decoder") == []
     assert english_outside_parentheses("memòria cau (en anglès, KV-cache)", "cache") == []
+
+
+def scan_terms(text: str) -> list[str]:
+    """Each place where ``text`` names the parallel scan with the sweep's word."""
+    found = [m.group() for m in SCAN_AS_SWEEP.finditer(text)]
+    return found + [" ".join(m.group().split()) for m in SWEEP_FOR_SCAN.finditer(text)]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_the_scan_is_escaneig_and_escombrat_a_sweep(page):
+    found = scan_terms(" ".join(prose((BOOK / page).read_text(encoding="utf-8")).split()))
+    assert not found, f"{page}: {found}: the parallel scan is «escaneig»; «escombrat» is a sweep of a parameter"
+
+
+@pytest.mark.parametrize("module", sorted(p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py")))
+def test_the_package_writes_escaneig_for_the_scan(module):
+    """What the package glues, draws and shows (and the docstrings that quote it)."""
+    found = scan_terms((PACKAGE / module).read_text(encoding="utf-8"))
+    assert not found, f"chapter09/{module}: {found}: the parallel scan is «escaneig»"
+
+
+@pytest.mark.parametrize("page", PAGES_WITH_THE_SCAN)
+def test_the_pages_of_the_scan_name_it(page):
+    assert re.search(r"\bescaneig", (BOOK / page).read_text(encoding="utf-8"), re.I), page
+
+
+def test_the_built_book_names_the_scan_escaneig(built_book):
+    from test_book import reader_texts
+
+    found = {(page, where, hit) for page, where, text in reader_texts(built_book) for hit in scan_terms(text)}
+    assert not found, sorted(found)
+
+
+def the_books_tics(page: str) -> int:
+    """How many «de debò» / «de veritat» a page says in its own words (not the author's)."""
+    source = (BOOK / page).read_text(encoding="utf-8")
+    authors = sum(len(TIC.findall(p)) for p in author_paragraphs() if p[:60] in source)
+    return max(len(TIC.findall(source)) - authors, 0)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_page_leans_on_de_debo(page):
+    assert the_books_tics(page) <= 1, f"{page}: «de debò» / «de veritat» {the_books_tics(page)} times"
+
+
+def test_the_book_leans_on_de_debo_at_most_a_few_times():
+    tics = {page: n for page in PAGES if (n := the_books_tics(page))}
+    assert sum(tics.values()) <= TICS_IN_THE_BOOK, tics
+
+
+def test_the_scan_rules_catch_what_they_name():
+    assert scan_terms("l'escombratge paral·lel; es pot escombrar; ho escombren") == [
+        "escombratge",
+        "escombrar",
+        "escombren",
+    ]
+    assert scan_terms("un escombrat paral·lel") == ["escombrat paral"]
+    assert scan_terms("l'escombrat, en 11 rondes") and scan_terms("les sumes de prefixos d'un escombrat")
+    assert scan_terms("l'escaneig paral·lel en fa 11 rondes; l'escombrat de 40 longituds, de 1 a 4.096") == []
+    assert TIC.findall("Aprenen de debò, models de veritat") == ["debò", "veritat"]
