@@ -96,6 +96,16 @@ class Composition:
     tanh: float  # relative residual of the best line through the composed tanh step's pre-activation
 
 
+MEMORY_FIELDS = (  # a Memory's counts and the values each may take: (field, lowest, highest)
+    ("attention_layers", 0, 10_000),
+    ("kv_numbers", 0, 10**9),
+    ("bytes_per_number", 1, 16),
+    ("window", 0, 10**9),
+    ("state_numbers", 0, 10**15),
+    ("state_layers", 0, 10_000),
+)
+
+
 @dataclass(frozen=True)
 class Memory:
     """A model's memory at inference: a KV cache of ``kv_numbers`` per token and attention layer
@@ -110,6 +120,16 @@ class Memory:
     window: int = 0
     state_numbers: int = 0
     state_layers: int = 0  # the layers that keep the state
+
+    def __post_init__(self):
+        """Refuse what no model can be (NaN, negative or fractional counts): ``cache_bytes`` counts them."""
+        validate.text("name", self.name), validate.text("source", self.source)
+        for field, lo, hi in MEMORY_FIELDS:
+            object.__setattr__(self, field, validate.integer(field, getattr(self, field), lo, hi))
+        if self.state_numbers and not self.state_layers:
+            raise ValueError(
+                f"state_layers must be an integer from 1 to {MEMORY_FIELDS[-1][2]} when state_numbers > 0, got 0"
+            )
 
     @property
     def per_token(self) -> int:

@@ -415,7 +415,7 @@ def sweep(input_scale: float = INPUT_SCALE, seeds=(0,), scales=SWEEP_SCALES, d: 
     seeds : iterable of int, 1 … 2000 of them (MAX_BATCH), each 0 … 2**63 - 1
         The seeds, one draw each.
     scales : array_like of float, 1-D, 1 … 1000 values, each 0.01 … 10.0 (MIN_SCALE … MAX_SCALE)
-        The ``w_scale`` values, increasing (as the crossings of ``rnn_gradient_seeds`` read them).
+        The ``w_scale`` values, strictly increasing (as the crossings of ``rnn_gradient_seeds`` read them).
     d : int, 1 … 512
         Width of the hidden state (and of the inputs).
     T : int, 2 … 10000, with len(seeds)·len(scales)·T·(d² + 256) ≤ WORK_LIMIT and ·T·d ≤ MEMORY_LIMIT
@@ -431,6 +431,9 @@ def sweep(input_scale: float = INPUT_SCALE, seeds=(0,), scales=SWEEP_SCALES, d: 
     scales = validate.array("scales", scales, ndim=1)
     if scales.size > 1000 or np.any(scales < MIN_SCALE) or np.any(scales > MAX_SCALE):
         raise ValueError(f"scales must hold 1 to 1000 values in [{MIN_SCALE}, {MAX_SCALE}], got {scales.size} values")
+    if np.any(np.diff(scales) <= 0):  # explosions() reads the slopes' crossing of 0 along increasing scales
+        i = int(np.argmax(np.diff(scales) <= 0))
+        raise ValueError(f"scales must be strictly increasing, got {scales[i]:g} then {scales[i + 1]:g}")
     seeds = validate.seeds("seeds", seeds, MAX_BATCH)
     d, T = validate.integer("d", d, 1, 512), validate.integer("T", T, 2, 10_000)
     fits("seeds, scales, d and T", len(seeds) * scales.size, T, d)

@@ -10,6 +10,7 @@ from chapter09 import attention as w4
 from chapter09 import bottleneck as w3
 from chapter09 import cost as w5
 from chapter09 import fmt, gates
+from chapter09 import linear_recurrence as lr
 from chapter09 import lstm_gradient as w2
 from chapter09 import rnn_gradient as w1
 from chapter09 import rnn_gradient_seeds as w1_seeds
@@ -114,3 +115,48 @@ def test_work_of_more_than_a_few_seconds_is_refused_with_its_limit(call, name):
     """Arrays passed in directly meet the same bound as the sizes the widgets choose."""
     with pytest.raises(ValueError, match=rf"^{re.escape(name)} must keep .* at most [\d,]+ \(a few seconds of work\)"):
         call()
+
+
+# --- issue 33 §6: what a function cannot mean is refused, not computed ----------------------------
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("attention_layers", -1),
+        ("kv_numbers", float("nan")),
+        ("kv_numbers", -2048),
+        ("bytes_per_number", 0),
+        ("bytes_per_number", float("nan")),
+        ("window", -4096),
+        ("state_numbers", -1),
+        ("state_numbers", float("nan")),
+        ("state_layers", -36),
+        ("attention_layers", 2.5),
+        ("name", None),
+        ("source", 7),
+    ],
+    ids=repr,
+)
+def test_a_memory_that_cannot_exist_is_refused_by_its_field(field, value):
+    """A layer count, a number count or a byte width that is NaN, negative or fractional: no bytes to count
+    (``cache_bytes`` returned NaN or negative bytes for one)."""
+    fields = {"name": "m", "attention_layers": 32, "kv_numbers": 2048, "bytes_per_number": 2, "source": "k"}
+    with pytest.raises(ValueError, match=rf"^{field} must"):
+        lr.cache_bytes(lr.Memory(**{**fields, field: value}), 1000)
+
+
+def test_a_state_needs_the_layers_that_keep_it():
+    with pytest.raises(ValueError, match=r"^state_layers must"):
+        lr.Memory("m", 32, 2048, 2, "k", state_numbers=1000, state_layers=0)
+
+
+@pytest.mark.parametrize(
+    "scales",
+    [(2.0, 1.0), (0.5, 1.0, 1.0), tuple(reversed(w1.SWEEP_SCALES))],
+    ids=["decreasing", "repeated", "the page's reversed"],
+)
+def test_sweep_refuses_scales_that_do_not_increase(scales):
+    """``scales`` is read as increasing (``rnn_gradient_seeds.explosions`` finds where the slope crosses 0)."""
+    with pytest.raises(ValueError, match=r"^scales must .*increasing"):
+        w1.sweep(w1.INPUT_SCALE, (0,), scales)
