@@ -139,7 +139,7 @@ def labelled_year(children, data):
 
 @dataclass
 class ParentheticalAsListed(BasicAuthorYearParentheticalReferenceStyle):
-    """«(Cho et al., 2014a)»: sphinxcontrib-bibtex's parenthetical citation with the listed year."""
+    """«[Cho et al., 2014a]»: sphinxcontrib-bibtex's parenthetical citation with the listed year."""
 
     def inner(self, role_name):
         author = self.person.author_or_editor_or_title(full="s" in role_name)
@@ -150,7 +150,7 @@ class ParentheticalAsListed(BasicAuthorYearParentheticalReferenceStyle):
 
 @dataclass
 class TextualAsListed(BasicAuthorYearTextualReferenceStyle):
-    """«Cho et al. (2014a)»: sphinxcontrib-bibtex's textual citation with the listed year."""
+    """«Cho et al. [2014a]»: sphinxcontrib-bibtex's textual citation with the listed year."""
 
     def inner(self, role_name):
         cited = join2(sep1=self.pre_text_sep, sep2=self.post_text_sep)[pre_text, reference[labelled_year], post_text]
