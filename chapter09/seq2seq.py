@@ -29,14 +29,26 @@ Bengio (2013)'s remedy for exploding gradients.  Several models train side by si
 seed's strings; nothing mixes them, so each learns bit for bit what it learns alone (tested).
 
 **Held-out measures.**  At the end of a training, after STEPS steps if it is longer, and, in a long
-training, at every step of :data:`CHECKPOINTS`, the model copies the 256 held-out
-strings twice: greedily, each output read back as the next input (the *accuracy*), and with
-teacher forcing, the right previous symbol as input whatever it wrote (the *teacher-forced
-accuracy*, and the held-out loss).  Where the two differ, errors feed on earlier errors.
+training, at every step of :data:`CHECKPOINTS`, the model copies the 256 test strings twice: greedily,
+each output read back as the next input (the *accuracy*), and with teacher forcing, the right previous
+symbol as input whatever it wrote (the *teacher-forced accuracy*, and the held-out loss).  Where the two
+differ, errors feed on earlier errors.  The test strings are reported, never used to decide anything.
 
-**Until it stops improving.**  In a long training a model stops at a checkpoint ``n`` (from twice
-the small budget on) when its accuracy has gained less than half a point since step ``n/2``: a
-doubling of its training that no longer pays.  Otherwise it stops at :data:`CAP`.
+**Until it stops improving.**  A long training also copies its validation strings
+(:data:`chapter09.seq2seq_task.N_VALID`, never trained on, never reported), greedily, at each checkpoint
+from STEPS on.  With ``v(n)`` their accuracy at checkpoint ``n`` and ``best(n)`` the largest ``v`` at the
+checkpoints up to ``n``, the model stops at a checkpoint ``n ≥ 2·STEPS`` when ::
+
+    best(n) − best(n/2) < GAIN                                                                     (4)
+
+a doubling of its training that no longer paid, judged on the best so far: between checkpoints a
+model's accuracy moves by a point or two on its own (Adam's steps, not the strings: it does so on 8.192
+strings as on 256), and a rule read at the last checkpoint alone would stop at a dip.  (4) can fire at
+every checkpoint from 2·STEPS on (``best(n/2)`` needs no checkpoint at ``n/2``).  Otherwise it stops at
+:data:`CAP`.  Either way it keeps the weights of its best checkpoint on the validation strings (early
+stopping that returns the best model, Prechelt 1998), and the page reports those weights' test accuracy.
+With ``N`` validation strings and ``s`` the spread (standard deviation) of one string's share of right
+symbols, ``v`` has a sampling error ``s/√N``: under half a point (GAIN) for ``s ≤ 0,25`` at ``N = 4.096``.
 
 Every number of a training is the same on every machine: :mod:`chapter09.seq2seq_net` is compiled
 loops whose sums run in the order they are written, with σ, tanh, exp and ln from
@@ -140,17 +152,22 @@ class Trained:
     length: int
     seed: int
     steps: int  # Adam steps done (a long training may stop before the cap)
-    params: MappingProxyType  # name → read-only array, at the end
+    stopped_by: str  # "steps" (a training of fixed length), "rule" (stopped improving, (4)) or "cap"
+    kept: int  # the checkpoint whose weights are kept: a long training's best on the validation strings, else the end
+    params: MappingProxyType  # name → read-only array, at the checkpoint kept
     budget_params: MappingProxyType  # the same after STEPS steps, the shared small budget (or the end, if before)
     loss: np.ndarray  # (steps,) training cross-entropy at each step, before its update
-    accuracy: float  # share of the test strings' output symbols right, greedy decoding, at the end
+    accuracy: float  # share of the test strings' output symbols right, greedy decoding, at the checkpoint kept
     position_accuracy: np.ndarray  # (length,) the same, output position by position
     test: np.ndarray  # (N_TEST, length) the held-out strings
     checkpoints: np.ndarray  # (n,) the steps at which the held-out strings were copied
     curve: np.ndarray  # (n,) accuracy at each checkpoint
+    curve_error: np.ndarray  # (n,) its sampling error: the spread of one test string's accuracy / √N_TEST
     curve_positions: np.ndarray  # (n, length) greedy accuracy at each checkpoint, position by position
     curve_forced: np.ndarray  # (n, length) the same with teacher forcing
-    curve_loss: np.ndarray  # (n,) held-out cross-entropy with teacher forcing
+    curve_loss: np.ndarray  # (n,) held-out cross-entropy with teacher forcing, nats per symbol
+    curve_valid: np.ndarray  # (n,) greedy accuracy on the validation strings (NaN where not copied)
+    valid_error: np.ndarray  # (n,) its sampling error: the spread of one string's accuracy / √N (NaN: not copied)
 
     def at(self, steps: int) -> int:
         """The row of the checkpoint at ``steps``."""
@@ -184,6 +201,18 @@ def _measure(theta: np.ndarray, attention: bool, source: np.ndarray, test: np.nd
     return greedy == test, forced == test, loss
 
 
+def _validate(theta: np.ndarray, attention: bool, source: np.ndarray, valid: np.ndarray) -> tuple[float, float]:
+    """Greedy accuracy on the validation strings, and its sampling error (the spread of one string's / √N)."""
+    greedy, _ = net.predict(theta, attention, source, decoder_inputs(valid), valid, True, np.empty((0, 0, 0)))
+    per_string = (greedy == valid).mean(axis=1)
+    return float(per_string.mean()), sampling_error(per_string)
+
+
+def sampling_error(per_string: np.ndarray) -> float:
+    """The sampling error of an accuracy over N strings: the spread of one string's share of right symbols, / √N."""
+    return float(per_string.std(ddof=1) / np.sqrt(len(per_string)))
+
+
 def train_many(runs: tuple, length: int, steps: int, until_flat: bool = False) -> tuple[Trained, ...]:
     """Train the models ``runs`` = ((arm, seed), …) side by side, each on its seed's stream, and copy the
     held-out strings at every checkpoint up to ``steps``; with ``until_flat``, a model stops where its
@@ -193,12 +222,15 @@ def train_many(runs: tuple, length: int, steps: int, until_flat: bool = False) -
     firsts, seconds, powers = np.zeros_like(thetas), np.zeros_like(thetas), np.ones((len(runs), 2))
     drawn = {seed: task_strings(length, seed) for seed in {seed for _, seed in runs}}  # the arms of a seed share it
     data = [drawn[seed] for _, seed in runs]
-    train = [strings[:steps] for strings, _ in data]
-    tests = [(test, encoder_input(arm, test)) for (arm, _), (_, test) in zip(runs, data)]
+    train = [strings[:steps] for strings, _, _ in data]
+    held = [(test, encoder_input(arm, test), valid, encoder_input(arm, valid)) for (arm, _), (_, test, valid) in
+            zip(runs, data)]  # fmt: skip
     losses, active = np.full((steps, len(runs)), np.nan), np.ones(len(runs), bool)
     kept = CHECKPOINTS if until_flat else (STEPS,)  # a long training's curve; a short one, its budget and end
     marks = [n for n in kept if n < steps] + [steps]
     done, seen, budget = 0, [[] for _ in runs], list(thetas)
+    best = [(-1.0, 0, theta) for theta in thetas]  # each model's best validation accuracy, its checkpoint, its θ
+    stopped = ["cap" if until_flat else "steps"] * len(runs)
     for mark in marks:
         part = slice(done, mark)
         targets = np.stack([t[part] for t in train], axis=1)  # (steps, M, B, L)
@@ -209,47 +241,60 @@ def train_many(runs: tuple, length: int, steps: int, until_flat: bool = False) -
         if mark == STEPS:
             budget = [theta.copy() for theta in thetas]
         for q in np.flatnonzero(active):
-            seen[q].append((mark, *_measure(thetas[q], attending[q], tests[q][1], tests[q][0])))
-            if until_flat and mark >= 2 * STEPS and flat(seen[q]):
-                active[q] = False
+            test, test_source, valid, valid_source = held[q]
+            judged = until_flat and mark >= STEPS
+            v = _validate(thetas[q], attending[q], valid_source, valid) if judged else (np.nan, np.nan)
+            seen[q].append((mark, *_measure(thetas[q], attending[q], test_source, test), *v))
+            if judged and v[0] > best[q][0]:
+                best[q] = (v[0], mark, thetas[q].copy())
+            if judged and mark >= 2 * STEPS and flat(seen[q]):
+                active[q], stopped[q] = False, "rule"
         if not active.any():
             break
+    kept = [(mark, theta) if mark else (seen[q][-1][0], thetas[q]) for q, (_, mark, theta) in enumerate(best)]
+    budget = budget if steps > STEPS else list(thetas)
     return tuple(
-        _trained(
-            arm, length, seed, thetas[q], budget[q] if steps > STEPS else thetas[q], losses[:, q], seen[q], tests[q][0]
-        )
+        _trained(arm, length, seed, stopped[q], *kept[q], budget[q], losses[:, q], seen[q], held[q][0])
         for q, (arm, seed) in enumerate(runs)
     )
 
 
 def flat(seen: list) -> bool:
-    """Whether the accuracy gained less than GAIN since half the steps (if that was measured)."""
-    by_steps = {mark: greedy.mean() for mark, greedy, *_ in seen}
+    """Whether the best validation accuracy up to the last checkpoint ``n`` is less than GAIN above the best up to
+    ``n/2`` (rule (4); checkpoints where the validation strings were not copied do not count)."""
     last = seen[-1][0]
-    return last // 2 in by_steps and by_steps[last] - by_steps[last // 2] < GAIN
+    valid = [(mark, v) for mark, *_, v, _ in seen if not np.isnan(v)]
+    before = [v for mark, v in valid if mark <= last // 2]
+    return bool(before) and max(v for _, v in valid) - max(before) < GAIN
 
 
-def _trained(arm, length, seed, theta, budget, losses, seen, test) -> Trained:
-    """The readout of one model."""
+def _trained(arm, length, seed, stopped_by, kept, theta, budget, losses, seen, test) -> Trained:
+    """The readout of one model (its weights ``theta`` those of checkpoint ``kept``)."""
     marks = np.array([mark for mark, *_ in seen])
-    greedy = np.array([right.mean(axis=0) for _, right, _, _ in seen])
-    forced = np.array([right.mean(axis=0) for _, _, right, _ in seen])
+    greedy = np.array([right.mean(axis=0) for _, right, *_ in seen])
+    forced = np.array([right.mean(axis=0) for _, _, right, *_ in seen])
+    row = int(np.flatnonzero(marks == kept)[0])
     return Trained(
         arm,
         length,
         seed,
         int(marks[-1]),
+        stopped_by,
+        int(kept),
         _params(theta, arm == "attention"),
         _params(budget, arm == "attention"),
         validate.frozen(losses[: marks[-1]]),
-        float(greedy[-1].mean()),
-        validate.frozen(greedy[-1]),
+        float(greedy[row].mean()),
+        validate.frozen(greedy[row]),
         validate.frozen(test, np.int64),
         validate.frozen(marks, np.int64),
         validate.frozen(greedy.mean(axis=1)),
+        validate.frozen([sampling_error(right.mean(axis=1)) for _, right, *_ in seen]),
         validate.frozen(greedy),
         validate.frozen(forced),
-        validate.frozen([loss for *_, loss in seen]),
+        validate.frozen([loss for _, _, _, loss, _, _ in seen]),
+        validate.frozen([v for *_, v, _ in seen]),
+        validate.frozen([e for *_, e in seen]),
     )
 
 

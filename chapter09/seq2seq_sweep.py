@@ -263,15 +263,20 @@ def at_budget(trained: Trained, steps: int = STEPS) -> Trained:
     return replace(
         trained,
         steps=steps,
+        stopped_by="steps",
+        kept=steps,
         params=trained.budget_params,
         loss=trained.loss[:steps],
         accuracy=float(trained.curve[i]),
         position_accuracy=trained.curve_positions[i],
         checkpoints=trained.checkpoints[: i + 1],
         curve=trained.curve[: i + 1],
+        curve_error=trained.curve_error[: i + 1],
         curve_positions=trained.curve_positions[: i + 1],
         curve_forced=trained.curve_forced[: i + 1],
         curve_loss=trained.curve_loss[: i + 1],
+        curve_valid=validate.frozen(np.full(i + 1, np.nan)),  # a short training copies no validation strings
+        valid_error=validate.frozen(np.full(i + 1, np.nan)),
     )
 
 
@@ -327,6 +332,11 @@ def alignment(length: int, seed: int, n: int) -> np.ndarray:
 def aligned_row_share(length: int, seed: int, n: int) -> float:
     """Share of those rows of α whose heaviest weight is on position t, the one the output copies."""
     return float(np.mean(_weights(length, seed, n).argmax(axis=2) == np.arange(length)))
+
+
+def heaviest_weight(length: int, seed: int, n: int) -> float:
+    """The mean over those strings' rows of α of their heaviest weight."""
+    return float(_weights(length, seed, n).max(axis=2).mean())
 
 
 @cache

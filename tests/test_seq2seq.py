@@ -156,18 +156,55 @@ def test_a_long_training_starts_as_the_short_one():
     assert long.curve[long.at(s2s.STEPS)] == short.accuracy and sw.at_budget(short) is short
 
 
-def test_a_long_training_stops_where_doubling_gains_less_than_half_a_point():
-    right = lambda x: (np.full((1, 10), x),)  # noqa: E731
-    seen = [(400, *right(0.8)), (600, *right(0.85)), (800, *right(0.804))]
-    assert s2s.flat(seen) and not s2s.flat(seen[:2]) and not s2s.flat([*seen[:2], (800, *right(0.81))])
+def checkpoint(mark: int, valid: float) -> tuple:
+    """A checkpoint as a training keeps it: (step, greedy, forced, loss, validation accuracy, its error)."""
+    return (mark, None, None, None, valid, 0.001)
 
 
-@pytest.mark.parametrize("length", [4, 5, 16])
+def test_a_long_training_stops_when_its_best_validation_accuracy_gained_less_than_half_a_point():
+    """Rule (4): the best validation accuracy up to n against the best up to n/2; a dip alone never stops it."""
+    early = [checkpoint(n, np.nan) for n in (25, 200)]  # before STEPS: not copied on the validation strings
+    dip = [*early, checkpoint(400, 0.80), checkpoint(600, 0.85), checkpoint(800, 0.804)]
+    assert not s2s.flat(dip)  # 0,804 − 0,80 < GAIN, but the best so far, 0,85, gained 5 points
+    plateau = [*early, checkpoint(400, 0.85), checkpoint(600, 0.852), checkpoint(800, 0.80)]
+    assert s2s.flat(plateau) and not s2s.flat(plateau[:-1])
+    # at 1.200 the best up to 600 counts, though no checkpoint is at 600 exactly half-way to anything else
+    later = [*early, checkpoint(400, 0.7), checkpoint(600, 0.9), checkpoint(800, 0.9), checkpoint(1200, 0.9049)]
+    assert s2s.flat(later) and not s2s.flat([*later[:-1], checkpoint(1200, 0.905)])
+
+
+def test_a_long_training_keeps_its_best_checkpoint_on_the_validation_strings():
+    """The weights kept are those of the checkpoint with the best validation accuracy: a training of that many
+    steps, bit for bit; its accuracy is the test accuracy there, and where it stopped says why."""
+    for m in s2s.train_many((("attention", 0), ("bottleneck", 1)), 4, 1200, until_flat=True):
+        judged = m.checkpoints >= s2s.STEPS
+        assert np.isnan(m.curve_valid[~judged]).all() and not np.isnan(m.curve_valid[judged]).any()
+        assert m.kept == m.checkpoints[np.nanargmax(m.curve_valid)] and m.accuracy == m.curve[m.at(m.kept)]
+        assert (m.stopped_by, m.steps) in {("rule", m.steps), ("cap", 1200)} and m.steps >= 2 * s2s.STEPS
+        alone = s2s.train(m.arm, 4, m.seed, steps=int(m.kept))
+        assert all(np.array_equal(m.params[k], alone.params[k]) for k in m.params)
+        assert (m.accuracy, m.loss[: m.kept].tolist()) == (alone.accuracy, alone.loss.tolist())
+        assert np.array_equal(m.position_accuracy, alone.position_accuracy)
+        assert (0 <= m.valid_error[judged]).all() and (m.valid_error[judged] < 0.02).all()
+
+
+@pytest.mark.parametrize("length", [4, 5, 6, 16])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_held_out_strings_are_disjoint_from_the_training_stream(length, seed):
-    train, test = task.task_strings(length, seed)
-    assert train.shape == (task.CAP, task.BATCH, length)
-    assert not np.isin(task.codes(train.reshape(-1, length).astype(np.int64)), task.codes(test.astype(np.int64))).any()
+def test_held_out_strings_are_never_trained_on_and_training_strings_repeat_only_when_they_must(length, seed):
+    """Test and validation strings: distinct, disjoint, never in the training stream.  Training strings: without
+    replacement while the pool lasts, else each string of the pool as often as any other, give or take one."""
+    train, test, valid = task.task_strings(length, seed)
+    assert train.shape == (task.CAP, task.BATCH, length) and test.shape == (task.N_TEST, length)
+    assert len(valid) == task.n_valid(length) == min(task.N_VALID, task.V**length // 4)
+    held = np.concatenate([task.codes(test), task.codes(valid)])
+    drawn = task.codes(train.reshape(-1, length))
+    assert len(np.unique(held)) == len(held) and not np.isin(drawn, held).any()
+    counts = np.unique(drawn, return_counts=True)[1]
+    if task.repeats(length, task.CAP) == 1:
+        assert (counts == 1).all() and task.pool_size(length) >= drawn.size
+    else:
+        assert len(counts) == task.pool_size(length) and counts.max() - counts.min() <= 1
+        assert abs(counts.mean() - task.repeats(length, task.CAP)) < 1e-9
 
 
 def test_a_readout_cannot_be_written_to_and_pickles_as_it_is():
