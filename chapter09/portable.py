@@ -38,8 +38,18 @@ both are recovered: ``1 + e = d + δ`` exactly with ``δ = (1 − d) + e``, and 
 quotient's first 26 bits and ``d`` cut into two 26-bit halves, ``n − q d`` comes out exact but
 for its last 2⁻⁷⁸.  Then ``σ = q + (n − q d − q δ)/d``, rounded once.
 
-Each is within 1 ulp of the correctly rounded value over every finite input tried
-(``tests/test_portable.py`` measures it against 40-digit decimals).
+Each gives the correctly rounded value or one of its two neighbours over every finite input tried
+(``tests/test_portable.py`` measures it against 40-digit decimals).  Measured against the exact value
+itself, in ulps of the exact value (the spacing of floats where it lies), on 325,000 inputs in the
+ranges the book uses (75,000 each for exp, log and σ, 100,000 for tanh; decimals at 40 digits): exp
+is at most 0.84 ulp off, log 0.78, tanh 1.27 and σ 1.43.  A neighbour of the correctly rounded value
+can be up to 1.5 ulp from the exact one, so tanh and σ are not "within 1 ulp" of it; exp and log are.
+
+**The floating-point environment.**  The same-bits promise holds where IEEE 754 arithmetic runs as
+Python and numpy leave it: binary64, rounding to nearest (ties to even), and subnormal numbers kept
+(no flush-to-zero, no denormals-are-zero), with no fused multiply-add the code did not write.  A
+process that switches the rounding mode or turns on FTZ/DAZ (some libraries compiled with
+``-ffast-math`` do, on loading) gets other bits.
 
 **Sums** are numpy's own: ``np.sum`` adds in the order numpy's source fixes (pairwise, in blocks
 of eight, ``loops_utils.h.src``), one scalar loop whatever the CPU.  Only BLAS's do not.
@@ -195,7 +205,8 @@ def _sigmoid(x):
 
 
 def exp(x) -> np.ndarray:
-    """eˣ by (1), elementwise: float64, the same bits on every machine, within 1 ulp.
+    """eˣ by (1), elementwise: float64, the same bits on every machine (round to nearest, subnormals kept),
+    the correctly rounded value or its neighbour, less than 1 ulp from the exact value (0.84 at most, measured).
 
     Parameters
     ----------
@@ -213,7 +224,8 @@ def exp(x) -> np.ndarray:
 
 
 def log(x) -> np.ndarray:
-    """ln x by (2), elementwise: float64, the same bits on every machine, within 1 ulp.
+    """ln x by (2), elementwise: float64, the same bits on every machine (round to nearest, subnormals kept),
+    the correctly rounded value or its neighbour, less than 1 ulp from the exact value (0.78 at most, measured).
 
     Parameters
     ----------
@@ -232,7 +244,8 @@ def log(x) -> np.ndarray:
 
 def tanh(x) -> np.ndarray:
     """tanh x, elementwise: Cephes' rational fit below 0,625, ``1 − 2/(e^{2|x|} + 1)`` above;
-    float64, the same bits on every machine, within 1 ulp.
+    float64, the same bits on every machine (round to nearest, subnormals kept), the correctly rounded
+    value or its neighbour: up to 1.27 ulp from the exact value (measured; the module's docstring).
 
     Parameters
     ----------
@@ -251,7 +264,8 @@ def tanh(x) -> np.ndarray:
 
 def sigmoid(x) -> np.ndarray:
     """σ(x) = 1/(1 + e⁻ˣ) (``eˣ/(1 + eˣ)`` for x < 0), elementwise: float64, the same bits on every
-    machine, within 1 ulp.
+    machine (round to nearest, subnormals kept), the correctly rounded value or its neighbour: up to
+    1.43 ulp from the exact value (measured; the module's docstring).
 
     Parameters
     ----------

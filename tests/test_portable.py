@@ -187,3 +187,26 @@ def test_the_compiled_function_rounds_as_the_formula_written_in_numpy(f, written
 def test_bad_input_is_refused_naming_the_parameter(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def ulps_from_exact(ys: np.ndarray, reference, xs: np.ndarray) -> np.ndarray:
+    """|y − f(x)| over the spacing of floats at the exact f(x) (40-digit decimals), for nonzero f(x)."""
+    out = []
+    for x, y in zip(xs.tolist(), ys.tolist()):
+        v = reference(decimal.Decimal(x))
+        e = math.frexp(float(abs(v)))[1] - 1
+        spacing = decimal.Decimal(2) ** max(e - 52, -1074)
+        out.append(float(abs(decimal.Decimal(y) - v) / spacing))
+    return np.array(out)
+
+
+EXACT_BOUND = {"exp": 1.0, "log": 1.0, "tanh": 1.5, "sigmoid": 1.5}  # what each docstring says, measured
+
+
+@pytest.mark.parametrize("name, f, reference, xs", CASES, ids=[c[0] for c in CASES])
+def test_distance_from_the_exact_value_is_what_the_docstrings_say(name, f, reference, xs):
+    """exp and log less than 1 ulp from the exact value; tanh and σ, a correctly rounded value's neighbour,
+    less than 1,5 (the docstrings give the worst measured on 325.000 inputs: 1,27 and 1,43)."""
+    xs = xs[np.abs(xs) > 1e-300][::4]
+    off = ulps_from_exact(f(xs), reference, xs)
+    assert off.max() < EXACT_BOUND[name], f"{name}({xs[off.argmax()]!r}) is {off.max()} ulps from the exact value"
