@@ -1,29 +1,39 @@
 """Widget 8 — the door back: a gated linear recurrence, its parallel scan, and the memory of
 real models.
 
-The recurrence, channel by channel (⊙ is elementwise)::
+The recurrence, channel by channel (⊙ is elementwise; the page writes λ_t for the gates and x_t
+for the inputs, as Martin and Cundy (2018) do; the code calls them ``a`` and ``b``)::
 
-    h_t = a_t ⊙ h_{t-1} + b_t,      a_t = σ(z_t) ∈ (0, 1)
+    h_t = λ_t ⊙ h_{t-1} + x_t,      λ_t = σ(z_t) ∈ (0, 1)
 
 is the form of minGRU (Feng et al. 2024) and of Mamba's selective scan (Gu and Dao 2023):
 page 07's σ(a)⊙b with the state as one of the two branches.  Step t is the affine map
-f_t(x) = a_t x + b_t, and affine maps compose into affine maps, first (a₁, b₁) then (a₂, b₂)::
+f_t(h) = λ_t h + x_t, and affine maps compose into affine maps, first (λ₁, x₁) then (λ₂, x₂)::
 
-    (a₁, b₁) ∘ (a₂, b₂) = (a₂a₁, a₂b₁ + b₂)
+    (λ₁, x₁) ∘ (λ₂, x₂) = (λ₂λ₁, λ₂x₁ + x₂)
 
 an associative operation on pairs of numbers.  So h_t = (f_1 ∘ … ∘ f_t)(h_0) is a prefix
-"sum", and the Hillis–Steele inclusive scan (Hillis and Steele 1986) reaches every prefix in
-R = ⌈log₂ L⌉ rounds: in round r each position i ≥ 2^r combines the pair 2^r places back into its
-own, L − 2^r combines at once.  Work: Σ_r (L − 2^r) = L·R − 2^R + 1 combines, against the loop's
-L steps (depth L): more work, done in fewer rounds.
+"sum", and a parallel scan reaches every prefix in far fewer rounds than L.  Two scans:
 
-The gradient is an identity: ∂h_T/∂h_{T−k} = ∏_{t=T−k+1}^{T} a_t, elementwise, so
-ln|∂h_T/∂h_{T−k}| = Σ ln a_t and its slope over the T steps is the mean of ln a_t exactly (page
-01's tanh RNN had only an estimate, ln(ρ·tanh′)).
+* Hillis and Steele (1986): R = ⌈log₂ L⌉ rounds; in round r each position i ≥ 2^r combines the
+  pair 2^r places back into its own, L − 2^r combines at once.  Work: Σ_r (L − 2^r) =
+  L·R − 2^R + 1 combines, against the loop's L steps (depth L): more work, in fewer rounds.
+* Blelloch (1990), the work-efficient scan Martin and Cundy (2018) use: an up-sweep combines
+  neighbouring blocks along a binary tree (position 2^{r+1}k + 2^{r+1} − 1 takes in the block of 2^r
+  before it), then a down-sweep fills in the prefixes the tree skipped (position 2^{r+1}k + 3·2^r − 1
+  takes in the prefix ending 2^r before it).  About 2L combines in about 2⌈log₂ L⌉ rounds
+  (2L − R − 2 in 2R − 1 when L = 2^R): the loop's work, up to a factor of two, and a depth of order log L.
 
-A tanh step, x ↦ tanh(w x + u), does not compose that way: tanh(a₂ tanh(a₁x + b₁) + b₂) is of
-the form tanh(αx + β) only if its pre-activation u(x) = a₂ tanh(a₁x + b₁) + b₂ is affine in x,
-and it is not: no family of fixed size closes under composition, and the loop stays serial.
+The gradient is an identity: ∂h_T/∂h_{T−k} = ∏_{t=T−k+1}^{T} λ_t, elementwise, so
+ln|∂h_T/∂h_{T−k}| = Σ ln λ_t and its slope over the T steps is the mean of ln λ_t, the log of the
+gates' geometric mean, exactly (page 01's tanh RNN had only an estimate, ln(ρ·tanh′)).
+
+A tanh step, h ↦ tanh(w h + x), does not compose that way: tanh(w₂ tanh(w₁h + x₁) + x₂) is of
+the form tanh(w h + x) only if its pre-activation w₂ tanh(w₁h + x₁) + x₂ is affine in h, and it
+is not: the family tanh(w h + x) is not closed under composition, so no scan over it combines two
+steps into one step of the family.  That is all :func:`compose` shows.  A tanh RNN can still be
+evaluated in parallel another way: Newton-type iterations that linearise the whole sequence and
+solve each linearisation, a linear recurrence, with a scan (DEER, Lim et al. 2024).
 
 Memory at inference, in bytes: a KV cache keeps, per token and attention layer, the numbers of
 its keys and values; a recurrent layer keeps a fixed state.  :data:`MODELS` holds published
@@ -33,7 +43,10 @@ configurations, each with its source (a key of book/referencies.bib).
 >>> s.h[:, 0].tolist(), s.rounds, s.combines
 ([1.0, 1.5, 1.75], 2, 3)
 >>> work(1024)
-Work(loop_depth=1024, loop_work=1024, scan_depth=10, scan_work=9217)
+Work(loop_depth=1024, loop_work=1024, scan_depth=10, scan_work=9217, tree_depth=19, tree_work=2036)
+>>> t = tree_scan([[0.5], [0.5], [0.5]], [[1.0], [1.0], [1.0]])
+>>> t.h[:, 0].tolist(), t.rounds, t.combines
+([1.0, 1.5, 1.75], 2, 2)
 """
 
 from __future__ import annotations
@@ -64,12 +77,14 @@ __all__ = [
     "loop",
     "matrix_state_bytes",
     "scan",
+    "tree_scan",
     "work",
 ]
 
 STEPS, CHANNELS = 1024, 16  # the page's sequence: L = T steps of 16 channels (page 07's 16)
 GATE_MEAN, GATE_SCALE = 3.0, 1.0  # z_t ~ N(3, 1): gates σ(z) near 1, a state that remembers
-STEP_SLOPES = (0.5, 3.0)  # two tanh steps' slopes a1, a2 are drawn from this range (steps())
+STEP_SLOPES = (0.5, 3.0)  # two tanh steps' weights w1, w2 are drawn from this range (steps())
+UNIT_ROUNDOFF = 2.0**-53  # u, fp64's unit roundoff (page 07's too): a rounding moves a number by at most u of it
 MAX_VALUE = 1e100  # |b|, |h0| at most this: L sums of them stay finite
 MAX_LENGTH = 2**20
 MAX_WORK = 10**8  # L·d numbers in one recurrence (a few seconds)
@@ -78,7 +93,7 @@ MAX_WORK = 10**8  # L·d numbers in one recurrence (a few seconds)
 @dataclass(frozen=True)
 class Scan:
     h: np.ndarray  # (L, d): h_1 … h_L
-    rounds: int  # ⌈log₂ L⌉
+    rounds: int  # rounds that combine at least one pair: ⌈log₂ L⌉ for Hillis–Steele
     combines: int  # pairs of affine maps combined, counted
 
 
@@ -86,8 +101,10 @@ class Scan:
 class Work:
     loop_depth: int
     loop_work: int
-    scan_depth: int
-    scan_work: int
+    scan_depth: int  # Hillis–Steele's rounds, ⌈log₂ L⌉
+    scan_work: int  # and its combines, L·⌈log₂ L⌉ − 2^⌈log₂ L⌉ + 1
+    tree_depth: int  # Blelloch's work-efficient scan: its rounds, about 2⌈log₂ L⌉
+    tree_work: int  # and its combines, about 2L
 
 
 @dataclass(frozen=True)
@@ -149,8 +166,9 @@ MODELS = (
     Memory("Llama-3.1-8B", 32, 2 * 8 * 128, 2, "grattafiori2024"),
     # multi-head latent attention: a latent of kv_lora_rank 512 and a RoPE key of 64, 61 layers
     Memory("DeepSeek-V3", 61, 512 + 64, 2, "deepseek2024"),
-    # sliding-window attention: Llama-3.1-8B's geometry, a window of 4.096 tokens
-    Memory("Mistral-7B", 32, 2 * 8 * 128, 2, "jiang2023", window=4096),
+    # sliding-window attention, version 0.1 (Jiang et al. 2023): 32 layers of 8 key–value heads of 128
+    # numbers, like Llama-3.1-8B, and a window of 4.096 tokens; v0.2 dropped the window
+    Memory("Mistral-7B-v0.1", 32, 2 * 8 * 128, 2, "jiang2023", window=4096),
     # hybrid: 12 gated-attention layers of 48 (every 4th: 2 key–value heads of 256), and 36 Gated
     # DeltaNet layers of 32 value heads, each a 128×128 matrix, plus a convolution of 3 past inputs
     # over 2·16·128 + 32·128 channels; bf16 like the cache
@@ -264,6 +282,44 @@ def scan(a, b, h0=None) -> Scan:
     return Scan(validate.frozen(A * h0 + B), rounds, combines)
 
 
+def _tree_rounds(L: int) -> list[tuple[int, int]]:
+    """Blelloch's rounds over L positions, in order: (first position, stride) of each round's targets,
+    each target i taking in the pair stride/2 places back; the up-sweep, then the down-sweep."""
+    R = (L - 1).bit_length()
+    up = [(2 ** (r + 1) - 1, 2 ** (r + 1)) for r in range(R)]
+    down = [(3 * 2**r - 1, 2 ** (r + 1)) for r in range(R - 2, -1, -1)]
+    return [(first, stride) for first, stride in up + down if first < L]
+
+
+def tree_scan(a, b, h0=None) -> Scan:
+    """The same recurrence by Blelloch's work-efficient scan: an up-sweep along a binary tree, then a
+    down-sweep that fills in the prefixes it skipped.
+
+    Parameters
+    ----------
+    a : array_like of float, shape (L,) or (L, d), in [0, 1]
+        The gates.
+    b : array_like of float, shape like a, magnitude ≤ 1e100
+        The inputs.
+    h0 : float, array_like of d floats, or None
+        The state before the first step (None: zeros).
+
+    Returns
+    -------
+    Scan
+        ``h`` (L, d), the ``rounds`` run (about 2⌈log₂ L⌉) and the ``combines`` counted (about 2L).
+    """
+    A, B = (x.copy() for x in _pairs(a, b))
+    h0 = _start(h0, A.shape[1])
+    rounds = _tree_rounds(len(A))
+    for first, stride in rounds:  # each target at once: (A, B)[i − stride/2] ∘ (A, B)[i]
+        i = np.arange(first, len(A), stride)
+        j = i - stride // 2
+        A[i], B[i] = A[i] * A[j], A[i] * B[j] + B[i]
+    combines = sum(len(range(first, len(A), stride)) for first, stride in rounds)
+    return Scan(validate.frozen(A * h0 + B), len(rounds), combines)
+
+
 def work(L: int) -> Work:
     """Depth (sequential rounds) and work (maps applied or combined) of the loop and of the scan.
 
@@ -275,11 +331,15 @@ def work(L: int) -> Work:
     Returns
     -------
     Work
-        The loop's depth and work, L and L; the scan's, ⌈log₂ L⌉ and L·⌈log₂ L⌉ − 2^⌈log₂ L⌉ + 1.
+        The loop's depth and work, L and L; Hillis and Steele's scan's, ⌈log₂ L⌉ and
+        L·⌈log₂ L⌉ − 2^⌈log₂ L⌉ + 1; Blelloch's, its rounds and its combines (2⌈log₂ L⌉ − 1 and
+        2L − ⌈log₂ L⌉ − 2 when L is a power of two).
     """
     L = validate.integer("L", L, 1, 2**40)
     R = (L - 1).bit_length()  # ⌈log₂ L⌉
-    return Work(L, L, R, L * R - 2**R + 1)
+    tree = _tree_rounds(L)
+    tree_work = sum((L - 1 - first) // stride + 1 for first, stride in tree)
+    return Work(L, L, R, L * R - 2**R + 1, len(tree), tree_work)
 
 
 def gradient(a) -> np.ndarray:
@@ -306,7 +366,7 @@ def gradient(a) -> np.ndarray:
 @memo
 def measured_slope(seed: int) -> tuple[float, float]:
     """On the draw of ``seed``: the measured slope, ln|∂h_T/∂h_0| / T (backprop, mean over channels),
-    and the mean of ln a."""
+    and the mean of ln a (the log of the gates' geometric mean)."""
     a, _ = draw(seed=seed)
     return float(np.log(gradient(a)[-1]).mean() / len(a)), float(np.log(a).mean())
 
@@ -318,45 +378,45 @@ def uniform_gates(a: float, T: int) -> tuple[float, float]:
 
 @memo
 def scan_gap(seed: int) -> float:
-    """On the draw of ``seed``: how far the scan's states are from the loop's, in units of rounding."""
+    """On the draw of ``seed``: how far the scan's states are from the loop's, in units of rounding u."""
     a, b = draw(seed=seed)
-    return ulps_apart(scan(a, b).h, loop(a, b))
+    return rounding_units_apart(scan(a, b).h, loop(a, b))
 
 
 def steps(seed: int) -> tuple[float, float, float, float]:
-    """Two steps (a1, b1, a2, b2) drawn from ``seed``: slopes in ``STEP_SLOPES``, offsets N(0, 1)."""
+    """Two steps (w1, x1, w2, x2) drawn from ``seed``: weights in ``STEP_SLOPES``, inputs N(0, 1)."""
     rng = np.random.default_rng(seed)
-    (a1, a2), (b1, b2) = rng.uniform(*STEP_SLOPES, 2), rng.normal(size=2)
-    return float(a1), float(b1), float(a2), float(b2)
+    (w1, w2), (x1, x2) = rng.uniform(*STEP_SLOPES, 2), rng.normal(size=2)
+    return float(w1), float(x1), float(w2), float(x2)
 
 
-def compose(a1: float, b1: float, a2: float, b2: float, points: int = 201) -> Composition:
+def compose(w1: float, x1: float, w2: float, x2: float, points: int = 201) -> Composition:
     """Two steps composed, affine and tanh, and how far each is from one step of its own kind.
 
     Parameters
     ----------
-    a1 : float, −10 … 10
-        The first step's slope: x ↦ a1·x + b1 (or its tanh).
-    b1 : float, −10 … 10
-        The first step's offset.
-    a2 : float, −10 … 10
-        The second step's slope: x ↦ a2·x + b2 (or its tanh).
-    b2 : float, −10 … 10
-        The second step's offset.
+    w1 : float, −10 … 10
+        The first step's weight: h ↦ w1·h + x1 (or its tanh).
+    x1 : float, −10 … 10
+        The first step's input.
+    w2 : float, −10 … 10
+        The second step's weight: h ↦ w2·h + x2 (or its tanh).
+    x2 : float, −10 … 10
+        The second step's input.
     points : int, 2 … 100000
-        Points of the grid x ∈ [−3, 3] on which the best line is fitted.
+        Points of the grid h ∈ [−3, 3] on which the best line is fitted.
 
     Returns
     -------
     Composition
         The relative residual (RMS residual over RMS deviation from the mean, 0 for a constant)
-        of the least-squares line through a2·(a1·x + b1) + b2, and through the pre-activation
-        a2·tanh(a1·x + b1) + b2 of the composed tanh steps: 0 exactly when the composition is one
-        step x ↦ αx + β (or tanh(αx + β)).
+        of the least-squares line through w2·(w1·h + x1) + x2, and through the pre-activation
+        w2·tanh(w1·h + x1) + x2 of the composed tanh steps: 0 exactly when the composition is one
+        step h ↦ w·h + x (or tanh(w·h + x)).
     """
-    a1, b1, a2, b2 = (validate.real(n, v, -10, 10) for n, v in zip(("a1", "b1", "a2", "b2"), (a1, b1, a2, b2)))
-    x = np.linspace(-3, 3, validate.integer("points", points, 2, 100_000))
-    return Composition(_line_residual(x, a2 * (a1 * x + b1) + b2), _line_residual(x, a2 * tanh(a1 * x + b1) + b2))
+    w1, x1, w2, x2 = (validate.real(n, v, -10, 10) for n, v in zip(("w1", "x1", "w2", "x2"), (w1, x1, w2, x2)))
+    h = np.linspace(-3, 3, validate.integer("points", points, 2, 100_000))
+    return Composition(_line_residual(h, w2 * (w1 * h + x1) + x2), _line_residual(h, w2 * tanh(w1 * h + x1) + x2))
 
 
 def _line_residual(x: np.ndarray, y: np.ndarray) -> float:
@@ -432,6 +492,12 @@ def crossover(state_bytes: int, per_token: int) -> int:
     return -(-state_bytes // validate.integer("per_token", per_token, 1, 10**12))
 
 
-def ulps_apart(x: np.ndarray, y: np.ndarray) -> float:
-    """max |x − y| in units of rounding of the largest |y|: ε·max|y|."""
-    return float(np.abs(x - y).max() / (np.finfo(float).eps * max(np.abs(y).max(), np.finfo(float).tiny)))
+def stacked_span(model: Memory) -> int:
+    """How far back the last layer of a sliding-window model can reach, through the layers below it:
+    each layer looks ``window`` tokens back, so ``attention_layers · window`` (Jiang et al. 2023, §2)."""
+    return model.attention_layers * model.window
+
+
+def rounding_units_apart(x: np.ndarray, y: np.ndarray) -> float:
+    """max |x − y| in units of rounding of the largest |y|: u·max|y|, u = 2⁻⁵³ (``UNIT_ROUNDOFF``)."""
+    return float(np.abs(x - y).max() / (UNIT_ROUNDOFF * max(np.abs(y).max(), np.finfo(float).tiny)))

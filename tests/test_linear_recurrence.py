@@ -44,11 +44,23 @@ def test_the_loop_is_the_recurrence_written_out():
 
 
 def test_the_work_grows_as_l_log_l_and_the_depth_as_log_l():
-    assert lr.work(1) == lr.Work(1, 1, 0, 0)
+    assert lr.work(1) == lr.Work(1, 1, 0, 0, 0, 0)
     for k in range(1, 30):
         w = lr.work(2**k)
         assert (w.scan_depth, w.scan_work) == (k, 2**k * k - 2**k + 1)
         assert w.scan_work > w.loop_work or k == 1
+        assert (w.tree_depth, w.tree_work) == (2 * k - 1, 2 * 2**k - k - 2)  # Blelloch's: about 2 log L and 2L
+        assert w.tree_work < 2 * w.loop_work and (w.tree_work < w.scan_work or k <= 2)
+
+
+@pytest.mark.parametrize("L", [1, 2, 3, 5, 7, 8, 9, 64, 100, 1000, 1024, 1025])
+def test_blellochs_scan_equals_the_loop_and_does_the_work_counted(L):
+    a, b = lr.draw(L=L, d=5, seed=L)
+    h0 = np.linspace(-1, 1, 5)
+    t, h = lr.tree_scan(a, b, h0), lr.loop(a, b, h0)
+    assert (t.rounds, t.combines) == (lr.work(L).tree_depth, lr.work(L).tree_work)
+    assert t.rounds <= 2 * lr.work(L).scan_depth and t.combines <= 2 * L
+    assert np.abs(t.h - h).max() <= max(t.rounds, 1) * 2 * lr.UNIT_ROUNDOFF * np.abs(h).max()
 
 
 def test_the_gradient_is_the_product_of_the_gates_and_matches_finite_differences():
@@ -90,8 +102,9 @@ def test_every_model_constant_is_its_published_arithmetic():
     assert MODELS["OPT-13B"].per_token == 2 * 40 * 5120 * 2 == 819_200 == 800 * 1024  # vLLM's 800 KiB
     assert MODELS["Llama-3.1-8B"].per_token == 2 * 32 * 8 * 128 * 2 == 131_072
     assert MODELS["DeepSeek-V3"].per_token == 61 * (512 + 64) * 2 == 70_272
-    mistral = MODELS["Mistral-7B"]
+    mistral = MODELS["Mistral-7B-v0.1"]
     assert mistral.window == 4096 and mistral.per_token == 131_072
+    assert lr.stacked_span(mistral) == 32 * 4096 == 131_072  # Jiang et al.: «approximately 131K tokens»
     assert lr.cache_bytes(mistral, 4096) == lr.cache_bytes(mistral, 131_072) == 512 * 2**20
     assert lr.cache_bytes(mistral, 4095) < 512 * 2**20
     qwen = MODELS["Qwen3-Next-80B-A3B"]
@@ -153,7 +166,7 @@ def test_the_claims_hold_for_every_seed(numbers):
         (lambda: lr.scan([0.5, 0.5], [1.0]), "a and b"),
         (lambda: lr.scan([0.5], [1.0], [1.0, 2.0]), "h0"),
         (lambda: lr.work(0), "L"),
-        (lambda: lr.compose(11.0, 0, 0, 0), "a1"),
+        (lambda: lr.compose(11.0, 0, 0, 0), "w1"),
         (lambda: lr.cache_bytes("Llama", 10), "model"),
         (lambda: lr.crossover(0, 1), "state_bytes"),
         (lambda: lr.draw(L=0), "L"),

@@ -1,5 +1,5 @@
-"""Widget 8's page: the door back — a gated linear recurrence, its parallel scan, the gradient
-as an identity, why a tanh RNN cannot be scanned, and the memory of real models.
+"""Widget 8's page: the door back — a gated linear recurrence, its two parallel scans, the gradient
+as an identity, why tanh steps do not compose into one, and the memory of published models.
 
 Every number comes from :mod:`chapter09.linear_recurrence`; page 01's and page 05's are their
 pages' own strings (``rnn_gradient.readout``, ``cost.kv_cache_bytes``).  The draw-dependent
@@ -24,11 +24,11 @@ from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, log_log_ticks, new_figure,
 
 __all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
 
-EPS = np.finfo(float).eps
+U = lr.UNIT_ROUNDOFF  # u = 2⁻⁵³, the unit of rounding on this page and on page 07
 L_LONG = 131_072  # a long context: 2**17 tokens, page 05's longest
 TANH_FAR = 0.01  # "far from one step": the best line leaves more than 1 % of the spread
 MATRIX_D, MATRIX_LAYERS = 4096, 32  # a d×d state per layer with Llama-3.1-8B's width and depth
-KEYS = {"OPT-13B": "opt", "Llama-3.1-8B": "llama", "DeepSeek-V3": "deepseek", "Mistral-7B": "mistral"}
+KEYS = {"OPT-13B": "opt", "Llama-3.1-8B": "llama", "DeepSeek-V3": "deepseek", "Mistral-7B-v0.1": "mistral"}
 KEYS["Qwen3-Next-80B-A3B"] = "qwen"
 KINDS = {
     "opt": "multicapçal",
@@ -42,13 +42,19 @@ STATE_COLOR = "#a6761d"  # the fixed d×d state: dashed, in the figure and the w
 LENGTHS = tuple(2**k for k in range(4, 18))  # the widget's L: 16 … 131.072
 SIDES = (256, 512, 1024, 2048, 4096)  # the widget's d of the d×d state
 _MODELS = {KEYS[m.name]: m for m in lr.MODELS}  # by key: w8_llama_…
-_SCAN_TOLERANCE = float(lr.work(lr.STEPS).scan_depth)  # one unit of rounding a round
+_SCAN_TOLERANCE = float(lr.work(lr.STEPS).scan_depth)  # one unit of rounding u a round
+# The contexts the two models that cannot reach L_LONG were trained for: OPT-13B's 2.048 tokens (page 05's
+# PUBLISHED_13B_CONTEXT), Mistral-7B-v0.1's 8k («32k context window (vs 8k context in v0.1) … No Sliding-Window
+# Attention», the model card of Mistral-7B-Instruct-v0.2, Mistral AI 2023)
+MISTRAL_V01_CONTEXT = 8192
 _EX2_GATE = 0.99  # exercise 2: every gate the same
 
 LABELS = {
     "loop": "passos del bucle (profunditat i treball)",
-    "rounds": "rondes de l’escombratge, ⌈log₂ L⌉",
-    "work": "composicions de l’escombratge",
+    "rounds": "rondes de l’escaneig de Hillis i Steele, ⌈log₂ L⌉",
+    "work": "composicions de l’escaneig de Hillis i Steele",
+    "tree_rounds": "rondes de l’escaneig de Blelloch",
+    "tree_work": "composicions de l’escaneig de Blelloch",
     "llama": "memòria cau de Llama-3.1-8B",
     "state": "estat d×d per capa, 32 capes",
     "cross": "l’estat fix ocupa menys a partir de",
@@ -64,7 +70,7 @@ def _log_text(x: float) -> str:
 
 
 def _ulps_text(x: float) -> str:
-    """A difference in units of rounding: one decimal."""
+    """A difference in units of rounding u: one decimal."""
     return fmt.decimal(x, 1)
 
 
@@ -82,7 +88,7 @@ def _seeds_text(k: int) -> str:
 
 
 def _scan_equals_loop(ulps: float, tolerance: float) -> bool:
-    """W8.1: the scan's states are the loop's within ``tolerance`` units of rounding (one a round)."""
+    """W8.1: the scan's states are the loop's within ``tolerance`` units of rounding u (one a round)."""
     return ulps <= tolerance
 
 
@@ -92,13 +98,13 @@ def _scan_work_is_counted(combines: int, rounds: int, L: int) -> bool:
 
 
 def _slope_is_the_mean(slope: float, mean_log: float, T: int) -> bool:
-    """W8.3: the slope equals the mean of ln a to T units of rounding (one a product)."""
-    return abs(slope - mean_log) <= T * EPS * abs(mean_log)
+    """W8.3: the slope equals the mean of ln λ to 2T units of rounding u (one a product, one a logarithm)."""
+    return abs(slope - mean_log) <= 2 * T * U * abs(mean_log)
 
 
 def _tanh_does_not_close(affine: float, tanh: float) -> bool:
-    """W8.4: the composed affine maps are one map (residual ≤ 100 ε); the tanh steps are not (> 1 %)."""
-    return affine <= 100 * EPS and tanh > TANH_FAR
+    """W8.4: the composed affine maps are one map (residual ≤ 200 u); the tanh steps are not (> 1 %)."""
+    return affine <= 200 * U and tanh > TANH_FAR
 
 
 def _toy_is_llama(toy_per_token: int, llama_per_token: int, llama_long: int) -> bool:
@@ -147,14 +153,20 @@ def _numbers_linear_recurrences() -> dict[str, str]:
 
 
 def _numbers_two_ways_of_one_computation() -> dict[str, str]:
-    """«Dues maneres de fer el mateix càlcul»: the loop's steps against the scan's rounds and combines."""
-    s, wk = lr.scan(*lr.draw(seed=0)), lr.work(lr.STEPS)
+    """«Dues maneres de fer el mateix càlcul»: the loop's steps against each scan's rounds and combines."""
+    (a, b), wk = lr.draw(seed=0), lr.work(lr.STEPS)
+    s, tree = lr.scan(a, b), lr.tree_scan(a, b)
     return {
         "w8_loop_work": fmt.integer(wk.loop_work),
         "w8_rounds": fmt.integer(s.rounds),
         "w8_combines": fmt.integer(s.combines),
         "w8_work_ratio": fmt.decimal(s.combines / wk.loop_work, 1),
+        "w8_tree_rounds": fmt.integer(tree.rounds),
+        "w8_tree_combines": fmt.integer(tree.combines),
+        "w8_tree_ratio": fmt.decimal(tree.combines / wk.loop_work, 1),
+        "w8_unit_roundoff": fmt.power_of_ten(U),
         "w8_scan_ulps": _ulps_text(lr.scan_gap(0)),
+        "w8_tree_ulps": _ulps_text(lr.rounding_units_apart(tree.h, lr.loop(a, b))),
     }
 
 
@@ -163,11 +175,16 @@ def _numbers_the_gradient_an_identity() -> dict[str, str]:
     slope, mean_log = lr.measured_slope(0)
     w_scale, input_scale = w1.SETTINGS["default"]
     hand = w1.simulate(w_scale=w_scale, input_scale=input_scale, seed=w1.page_seed())  # page 01's network
+    gap = abs(slope - mean_log)
     return {
         "w8_log_grad_T": fmt.decimal(slope * lr.STEPS, 1),
         "w8_slope": _log_text(slope),
         "w8_mean_log_a": _log_text(mean_log),
-        "w8_slope_gap": fmt.power_of_ten(abs(slope - mean_log), 1),
+        "w8_slope_gap": (  # a zero said in words
+            f"la diferència és de {fmt.power_of_ten(gap, 1)}, d’arrodoniment"
+            if gap
+            else "no difereixen ni en l’últim bit"
+        ),
         "w8_w1_pred": fmt.decimal(hand.predicted_slope, w1.SLOPE_DIGITS),
         "w8_w1_meas": fmt.decimal(hand.measured_slope, w1.SLOPE_DIGITS),
         "w8_w1_rel_error": fmt.percent(hand.relative_error, 1),
@@ -175,31 +192,34 @@ def _numbers_the_gradient_an_identity() -> dict[str, str]:
 
 
 def _numbers_why_tanh_cannot_be_scanned() -> dict[str, str]:
-    """«Per què una RNN amb tanh no es pot escombrar»: two steps of seed 0, composed."""
-    a1, b1, a2, b2 = lr.steps(0)
-    c = lr.compose(a1, b1, a2, b2)
+    """«Per què els passos d'una RNN amb tanh no es componen»: two steps of seed 0, composed."""
+    w1, x1, w2, x2 = lr.steps(0)
+    c = lr.compose(w1, x1, w2, x2)
     return {
-        "w8_a1": fmt.decimal(a1, 2),
-        "w8_b1": fmt.decimal(b1, 2),
-        "w8_a2": fmt.decimal(a2, 2),
-        "w8_b2": fmt.decimal(b2, 2),
+        "w8_step_w1": fmt.decimal(w1, 2),
+        "w8_step_x1": fmt.decimal(x1, 2),
+        "w8_step_w2": fmt.decimal(w2, 2),
+        "w8_step_x2": fmt.decimal(x2, 2),
         "w8_tanh_residual": fmt.percent(c.tanh, 0),
         "w8_affine_residual": fmt.power_of_ten(c.affine, 1),
     }
 
 
 def _numbers_memory_of_real_models() -> dict[str, str]:
-    """«La memòria dels models de veritat»: the table's rows, each model in the prose, Qwen3-Next's
-    crossover, page 05's toy, and the figure's d×d state."""
-    opt, qwen = _MODELS["opt"], _MODELS["qwen"]
+    """«La memòria dels models publicats»: the table's rows, each model in the prose, Mistral's stacked
+    window, Qwen3-Next's crossover, page 05's toy, and the figure's d×d state."""
+    opt, qwen, mistral = _MODELS["opt"], _MODELS["qwen"], _MODELS["mistral"]
     n = {"w8_bytes": fmt.integer(_MODELS["llama"].bytes_per_number)}
     for key, m in _MODELS.items():
         n |= _model_numbers(key, m)
     return n | {
         "w8_opt_d": fmt.integer(opt.kv_numbers // 2),  # a key and a value of d numbers
         "w8_opt_kib": fmt.binary_bytes(opt.per_token),
+        "w8_opt_context": fmt.integer(w5.PUBLISHED_13B_CONTEXT),  # page 05's OPT-13B, the same model
         "w8_L_long": fmt.integer(L_LONG),
-        "w8_mistral_window": fmt.integer(_MODELS["mistral"].window),
+        "w8_mistral_window": fmt.integer(mistral.window),
+        "w8_mistral_span": fmt.integer(lr.stacked_span(mistral)),
+        "w8_mistral_context": fmt.integer(MISTRAL_V01_CONTEXT),
         "w8_qwen_family": "Qwen3-Next",
         "w8_qwen_layer_state": fmt.integer(qwen.layer_state_numbers),
         "w8_qwen_cross": fmt.integer(lr.crossover(qwen.layer_state_numbers, qwen.kv_numbers)),
@@ -231,11 +251,15 @@ def _toy_per_token() -> int:
 
 
 def _numbers_the_bottleneck_returns() -> dict[str, str]:
-    """«Torna el coll d'ampolla»: a d×d state per layer, and the context at which Llama's cache reaches it."""
-    matrix = lr.matrix_state_bytes(MATRIX_D, MATRIX_LAYERS)
+    """«Torna el coll d'ampolla»: a d×d state per layer, the context at which Llama's cache reaches it,
+    and how many times Qwen3-Next's real state it is."""
+    matrix, qwen = lr.matrix_state_bytes(MATRIX_D, MATRIX_LAYERS), _MODELS["qwen"]
+    # Qwen3-Next-80B-A3B's state, from its published config.json (Qwen team 2025, qwen2025): 36 Gated
+    # DeltaNet layers of 32 value heads, each a 128×128 matrix, and a short convolution's inputs (lr.MODELS)
     return {
         "w8_matrix_state": _big_bytes(matrix),
         "w8_matrix_cross": fmt.integer(lr.crossover(matrix, _MODELS["llama"].per_token)),
+        "w8_matrix_over_qwen": fmt.integer(round(matrix / (qwen.state_numbers * qwen.bytes_per_number))),
     }
 
 
@@ -251,7 +275,7 @@ def _numbers_how_we_know() -> dict[str, str]:
         "w8_tol_ulps": fmt.integer(int(_SCAN_TOLERANCE)),
         "w8_seeds_1": _seeds_text(sum(_scan_equals_loop(g, _SCAN_TOLERANCE) for g in gaps)),
         "w8_scan_ulps_max": _ulps_text(max(gaps)),
-        "w8_slope_tol": fmt.power_of_ten(lr.STEPS * EPS * abs(mean_log), 1),
+        "w8_slope_tol": fmt.power_of_ten(2 * lr.STEPS * U * abs(mean_log), 1),
         "w8_seeds_3": _seeds_text(sum(_slope_is_the_mean(x, m, lr.STEPS) for x, m in slopes)),
         "w8_step_lo": fmt.shortest(lr.STEP_SLOPES[0]),
         "w8_step_hi": fmt.shortest(lr.STEP_SLOPES[1]),
@@ -262,13 +286,16 @@ def _numbers_how_we_know() -> dict[str, str]:
 
 
 def _numbers_exercises() -> dict[str, str]:
-    """«Exercicis»: the scan at a long context; every gate the same."""
+    """«Exercicis»: the two scans at a long context; every gate the same."""
     long = lr.work(L_LONG)
     ex2_slope, ex2_gradient = lr.uniform_gates(_EX2_GATE, lr.STEPS)
     return {
         "w8_long_rounds": fmt.integer(long.scan_depth),
         "w8_long_work": fmt.integer(long.scan_work),
         "w8_long_ratio": fmt.decimal(long.scan_work / long.loop_work, 1),
+        "w8_long_tree_rounds": fmt.integer(long.tree_depth),
+        "w8_long_tree_work": fmt.integer(long.tree_work),
+        "w8_long_tree_ratio": fmt.decimal(long.tree_work / long.loop_work, 1),
         "w8_ex2_a": fmt.shortest(_EX2_GATE),
         "w8_ex2_slope": _log_text(ex2_slope),
         "w8_ex2_grad": fmt.power_of_ten(ex2_gradient, 1),
@@ -278,20 +305,22 @@ def _numbers_exercises() -> dict[str, str]:
 def _alt_texts(n: dict) -> dict[str, str]:
     """The figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows."""
     work = (
-        f"Profunditat i treball segons L, en escala logarítmica: el bucle fa L passos seguits; l’escombratge, "
-        f"⌈log₂ L⌉ rondes ({n['w8_rounds']} a L = {n['w8_L']}) i {n['w8_combines']} composicions, "
-        f"{n['w8_work_ratio']} vegades el treball del bucle."
+        f"Profunditat i treball segons L, en escala logarítmica: el bucle fa L passos seguits; a L = {n['w8_L']}, "
+        f"l’escaneig de Hillis i Steele fa {n['w8_rounds']} rondes i {n['w8_combines']} composicions, "
+        f"{n['w8_work_ratio']} vegades el treball del bucle, i el de Blelloch, {n['w8_tree_rounds']} rondes i "
+        f"{n['w8_tree_combines']} composicions, {n['w8_tree_ratio']} vegades."
     )
     gradient = (
         f"Logaritme del gradient de l’últim estat respecte del de k passos enrere, de 0 a {n['w8_L']}, mitjana de "
-        f"{n['w8_d']} canals: una recta de pendent {n['w8_slope']} per pas que cau a {n['w8_log_grad_T']}, "
-        f"sobre la recta de pendent ln a mitjà, {n['w8_mean_log_a']}."
+        f"{n['w8_d']} canals: una recta de pendent {n['w8_slope']} per pas que arriba a {n['w8_log_grad_T']}, "
+        f"sobre la recta de pendent ln λ mitjà, {n['w8_mean_log_a']}."
     )
     memory = (
         f"Memòria en inferència segons el context, en escala logarítmica: a {n['w8_L_long']} tokens, "
         f"{n['w8_opt_long']} l’OPT-13B, {n['w8_llama_long']} Llama-3.1-8B, {n['w8_deepseek_long']} DeepSeek-V3, "
-        f"{n['w8_qwen_long']} Qwen3-Next i {n['w8_mistral_long']} Mistral-7B, que s’atura a "
-        f"{n['w8_mistral_window']} tokens."
+        f"{n['w8_qwen_long']} Qwen3-Next i {n['w8_mistral_long']} Mistral-7B-v0.1, que s’atura a "
+        f"{n['w8_mistral_window']} tokens; l’OPT-13B i Mistral-7B-v0.1 no admeten contextos tan llargs, i per a "
+        f"ells la corba només en mostra el ritme de creixement."
     )
     return {"w8_fig_work_alt": work, "w8_fig_gradient_alt": gradient, "w8_fig_memory_alt": memory}
 
@@ -307,25 +336,26 @@ def _claims() -> tuple[Claim, ...]:
     return (
         Claim(
             "W8.1",
-            "L'escombratge paral·lel dona els mateixos estats que el bucle, llevat d'unes unitats d'arrodoniment.",
+            "L'escaneig paral·lel dona els mateixos estats que el bucle, llevat d'unes unitats d'arrodoniment.",
             "draw",
-            "diferència màxima de {w8_scan_ulps} unitats a L = {w8_L} (tolerància {w8_tol_ulps}, una per ronda; "
-            "la pitjor llavor, {w8_scan_ulps_max})",
+            "diferència màxima de {w8_scan_ulps} unitats u = 2⁻⁵³ a L = {w8_L} (tolerància {w8_tol_ulps}, una per "
+            "ronda; la pitjor llavor, {w8_scan_ulps_max}); l'escaneig de Blelloch, {w8_tree_ulps}",
             **judge(_scan_equals_loop, lr.scan_gap(0), _SCAN_TOLERANCE),
             robustness="{w8_seeds_1}",
         ),
         Claim(
             "W8.2",
-            "L'escombratge de Hillis i Steele fa ⌈log₂ L⌉ rondes i més treball que el bucle.",
+            "L'escaneig de Hillis i Steele fa ⌈log₂ L⌉ rondes i més treball que el bucle.",
             "exact",
-            "{w8_rounds} rondes i {w8_combines} composicions comptades a L = {w8_L}, contra {w8_loop_work} passos",
+            "{w8_rounds} rondes i {w8_combines} composicions comptades a L = {w8_L}, contra {w8_loop_work} passos; "
+            "el de Blelloch (1990), {w8_tree_rounds} rondes i {w8_tree_combines} composicions",
             **judge(_scan_work_is_counted, s.combines, s.rounds, lr.STEPS),
         ),
         Claim(
             "W8.3",
-            "En una recurrència lineal, el pendent del logaritme del gradient és exactament la mitjana de ln a.",
+            "En una recurrència lineal, el pendent del logaritme del gradient és exactament la mitjana de ln λ.",
             "draw",
-            "pendent {w8_slope}, mitjana {w8_mean_log_a}, diferència {w8_slope_gap} (tolerància {w8_slope_tol})",
+            "pendent {w8_slope}, mitjana {w8_mean_log_a}: {w8_slope_gap} (tolerància {w8_slope_tol})",
             **judge(_slope_is_the_mean, slope, mean_log, lr.STEPS),
             robustness="{w8_seeds_3}",
         ),
@@ -340,7 +370,7 @@ def _claims() -> tuple[Claim, ...]:
         ),
         Claim(
             "W8.5",
-            "El model de joguina de la pàgina 05 guarda per token tants bytes com Llama-3.1-8B.",
+            "El model de joguina de la pàgina del cost i la memòria guarda per token tants bytes com Llama-3.1-8B.",
             "exact",
             "{w8_toy_per_token} B per token tots dos; {w8_llama_long} a {w8_L_long} tokens",
             **judge(_toy_is_llama, _toy_per_token(), llama.per_token, lr.cache_bytes(llama, L_LONG)),
@@ -371,13 +401,15 @@ def _tables(n: dict) -> dict:
 
 
 def _plot_work(n: dict) -> Figure:
-    """Depth and work against L (log–log): the loop's L and L, the scan's ⌈log₂ L⌉ and its combines."""
+    """Depth and work against L (log–log): the loop's L and L, and each scan's rounds and combines."""
     fig, ax = new_figure()
     lengths = [2**k for k in range(1, 18)]
     works = [lr.work(length) for length in lengths]
     ax.plot(lengths, lengths, "-", color=ORANGE, label="bucle: profunditat = treball = L")
-    ax.plot(lengths, [w.scan_work for w in works], "--", color=BLUE, label="escombratge: treball (composicions)")
-    ax.plot(lengths, [w.scan_depth for w in works], "-", color=BLUE, label="escombratge: profunditat (rondes)")
+    ax.plot(lengths, [w.scan_work for w in works], "--", color=BLUE, label="Hillis i Steele: treball (composicions)")
+    ax.plot(lengths, [w.scan_depth for w in works], "-", color=BLUE, label="Hillis i Steele: profunditat (rondes)")
+    ax.plot(lengths, [w.tree_work for w in works], "--", color=GREEN, label="Blelloch: treball (composicions)")
+    ax.plot(lengths, [w.tree_depth for w in works], "-", color=GREEN, label="Blelloch: profunditat (rondes)")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("longitud L (passos)")
@@ -396,7 +428,7 @@ def _plot_gradient(n: dict) -> Figure:
     for j in range(4):
         ax.plot(k, log_g[:, j], color=GREY, lw=0.6, alpha=0.6, label="quatre canals" if j == 0 else None)
     ax.plot(k, log_g.mean(axis=1), color=BLUE, lw=2, label="mitjana dels canals (retropropagació)")
-    ax.plot(k, k * np.log(a).mean(), "--", color=ORANGE, label=f"k · ln a mitjà, pendent {n['w8_mean_log_a']}")
+    ax.plot(k, k * np.log(a).mean(), "--", color=ORANGE, label=f"k · ln λ mitjà, pendent {n['w8_mean_log_a']}")
     ax.set_xlabel("passos enrere k")
     ax.set_ylabel("ln |∂hₜ/∂hₜ₋ₖ| (t = T)")
     ax.legend(loc="lower left", fontsize=SMALL)
@@ -448,6 +480,8 @@ def reading(L: int = lr.STEPS, d: int = MATRIX_D) -> dict[str, str]:
         "loop": fmt.integer(wk.loop_depth),
         "rounds": fmt.integer(wk.scan_depth),
         "work": fmt.integer(wk.scan_work),
+        "tree_rounds": fmt.integer(wk.tree_depth),
+        "tree_work": fmt.integer(wk.tree_work),
         "llama": _big_bytes(lr.cache_bytes(llama, L)),
         "state": _big_bytes(state),
         "cross": f"{fmt.integer(lr.crossover(state, llama.per_token))} tokens",
