@@ -33,9 +33,11 @@ sequential step and links any two positions by a path of one step; a recurrent l
 sequential steps and its longest path is L − 1 steps.  Only the recurrence is serial: the
 products on the inputs, ``W_xh x_t`` (half of every cell's FLOP), are one (L×d)(d×d) product
 for all steps at once; it is the nonlinearity around ``W_hh h_{t-1}`` that makes h_t wait for
-h_{t-1}.  A linear recurrence, ``h_t = a_t h_{t-1} + b_t``, composes affine maps, an
-associative operation: a parallel scan (Hillis–Steele) reaches every h_t in ``⌈log₂ L⌉``
-rounds (Martin and Cundy 2018).
+h_{t-1}.  A linear recurrence, ``h_t = λ_t h_{t-1} + x_t``, composes affine maps, an
+associative operation: a parallel scan reaches every h_t in far fewer rounds than L.  Hillis and
+Steele's (1986) takes ``⌈log₂ L⌉`` rounds and about L·log₂ L combines; Blelloch's work-efficient
+one (1990), which Martin and Cundy (2018) use, about 2⌈log₂ L⌉ rounds and 2L combines (both
+counted by :func:`chapter09.linear_recurrence.work`).
 
 Memory at inference: a recurrent layer keeps a few d-vectors (an LSTM h and c), whatever L;
 a Transformer's KV-cache keeps a key and a value of d numbers per token and layer,
@@ -281,7 +283,7 @@ def input_share(L: int, d: int) -> float:
 
 def sequential_steps(L: int, layer: str) -> int:
     """The steps that must follow one another in a layer: 1 ("attention"), L ("recurrent"), or the
-    ⌈log₂ L⌉ rounds of a parallel scan ("linear", a linear recurrence)."""
+    ⌈log₂ L⌉ rounds of Hillis and Steele's parallel scan ("linear", a linear recurrence)."""
     if layer == "attention":
         return 1
     if layer == "recurrent":
@@ -295,7 +297,7 @@ def path_length(L: int, layer: str) -> int:
 
 
 def linear_scan(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, int]:
-    """``h_t = a_t·h_{t-1} + b_t`` from h_0 = 0 for every t, by a Hillis–Steele scan: each round composes
+    """``h_t = λ_t·h_{t-1} + x_t`` (``a``, ``b``) from h_0 = 0 for every t, by a Hillis–Steele scan: each round composes
     every step's affine map with the one 2ʳ steps before it, all at once.  The states and the rounds."""
     A, B = np.array(a, dtype=np.float64), np.array(b, dtype=np.float64)
     rounds, shift = 0, 1

@@ -13,6 +13,7 @@ from num2words import num2words
 
 from .. import cost as w5
 from .. import fmt
+from .. import linear_recurrence as lr
 from ..claim import Claim, Correction, WidgetClaims, judge, sections
 from ..interactive import control, spec
 from ..plots import BLUE, GREY, ORANGE, SMALL, log_log_ticks, new_figure, typeset
@@ -43,8 +44,8 @@ def _flops(n: int) -> str:
 
 
 def _ratio(r: Fraction) -> str:
-    """A ratio of costs, to two decimals: 4,00."""
-    return fmt.decimal(float(r))
+    """A ratio of costs, exact where two decimals or fewer write it (4, 32,5), else to two decimals (1,33)."""
+    return fmt.shortest(float(r), 2)
 
 
 def _bytes(n: int) -> str:
@@ -53,8 +54,13 @@ def _bytes(n: int) -> str:
 
 
 def _crossing(x: float) -> str:
-    """The crossing read off the sweep, to one decimal: 2.048,0."""
-    return fmt.decimal(x, 1)
+    """The crossing read off the sweep: a whole number as such (2.048), else to one decimal (2.047,6)."""
+    return fmt.integer(int(x)) if x == int(x) else fmt.decimal(x, 1)
+
+
+def _times(r: Fraction, what: str) -> str:
+    """«4 vegades la RNN simple», or «tant com la LSTM» when the ratio is exactly 1."""
+    return f"tant com {what}" if r == 1 else f"{_ratio(r)} vegades {what}"
 
 
 LABELS = {
@@ -107,7 +113,11 @@ def _numbers_cost_per_layer() -> dict[str, str]:
         "w5_rnn_input": _flops(w5.input_flops(L, d)),
         "w5_rnn_input_share": fmt.percent(w5.input_share(L, d), 0),
         "w5_steps_rnn": fmt.integer(w5.sequential_steps(L, "recurrent")),
-        "w5_scan_rounds": fmt.integer(w5.sequential_steps(L, "linear")),
+        "w5_scan_rounds": fmt.integer(w5.sequential_steps(L, "linear")),  # Hillis and Steele's scan
+        "w5_scan_combines": fmt.integer(lr.work(L).scan_work),
+        "w5_scan_ratio": fmt.decimal(lr.work(L).scan_work / L, 1),
+        "w5_tree_rounds": fmt.integer(lr.work(L).tree_depth),  # Blelloch's, the one Martin and Cundy use
+        "w5_tree_combines": fmt.integer(lr.work(L).tree_work),
         "w5_vaswani_crossing": fmt.integer(w5.attention_alone_below_rnn(d)),
         "w5_att": _flops(w5.attention_product_flops(L, d)),  # Vaswani et al.'s table
         "w5_transformer": here["transformer"],
@@ -168,7 +178,9 @@ def _numbers_how_we_know() -> dict[str, str]:
         "w5_crossing": fmt.integer(w5.positive_crossing(d)),
         "w5_grid_points": fmt.integer(len(lengths)),
         "w5_crossing_sweep": _crossing(crossing),
-        "w5_crossing_gap": fmt.power_of_ten(gap, 1) if gap else "0",
+        "w5_crossing_gap": (  # a zero said in words
+            f"a una distància relativa de {fmt.power_of_ten(gap, 1)} de la de l’àlgebra" if gap else "la de l’àlgebra"
+        ),
         "w5_root_neg": fmt.integer(roots[0]),
         "w5_root_zero": fmt.integer(roots[1]),
         "w5_ratio_at_d": _ratio(w5.ratio(d, d)),
@@ -220,7 +232,7 @@ def _alt_texts(n: dict[str, str]) -> dict[str, str]:
             f"FLOP per capa segons la longitud L, de {fmt.integer(int(lengths[0]))} a "
             f"{fmt.integer(int(lengths[-1]))} tokens (escales logarítmiques): les projeccions, 8Ld², i "
             f"l’atenció, 4L²d, es creuen a L = {n['w5_crossing_sweep']}, la línia vertical, on el Transformer costa "
-            f"{n['w5_ratio']} vegades la RNN simple i {n['w5_ratio_lstm']} vegades la LSTM."
+            f"{_times(w5.ratio(w5.L, w5.D), 'la RNN simple')} i {_times(w5.ratio(w5.L, w5.D, 'LSTM'), 'la LSTM')}."
         ),
         "w6_fig_memory_alt": (
             f"Bytes que cal guardar per generar, segons els tokens generats, {fmt.de(fmt.integer(int(TOKENS[0])))} "
@@ -308,7 +320,8 @@ def _claims(n: dict[str, str]) -> tuple[Claim, ...]:
             "({w5_ratio_kaplan}), o quan L = d ({w5_ratio_at_d}); en generar, el pas del token L costa "
             "{w5_decode_ratio} vegades el de la RNN i tots dos van en sèrie; dels FLOP de la RNN simple, "
             "{w5_rnn_input_share__el} (els de l'entrada, {w5_rnn_input}) es fan alhora per a tots els passos, "
-            "i la recurrència fa {w5_steps_rnn} passos en sèrie ({w5_scan_rounds} rondes si fos lineal)",
+            "i la recurrència fa {w5_steps_rnn} passos en sèrie (si fos lineal, un escaneig en faria "
+            "{w5_scan_rounds} rondes, el de Hillis i Steele, o {w5_tree_rounds}, el de Blelloch)",
             **judge(three_times_only_as_kaplan_counts, ratio, w5.kaplan_ratio(L, d)),
         ),
         Claim(
@@ -331,7 +344,7 @@ def _claims(n: dict[str, str]) -> tuple[Claim, ...]:
             "W6.3",
             "Puja L a 131.072 i mira aquella xifra.",
             "exact",
-            "{w6_kv_long} ({w6_kv_long_gib}), {w6_kv_over_state} vegades l'estat de la RNN; els models "
+            "{w6_kv_long} ({w6_kv_long_gib}), {w6_kv_over_state} vegades l'estat de l'LSTM; els models "
             "recurrents que tornen guarden estats més grans però fixos (una matriu de d×d per capa: "
             "{w6_matrix_state}, la memòria cau de {w6_matrix_state_tokens} tokens), i Jelassi et al. (2024) "
             "demostren que un estat fix torna a ser un coll d'ampolla: «GSSMs are fundamentally limited by "
@@ -366,8 +379,18 @@ def _corrections() -> tuple[Correction, ...]:
             "recurrència, per la no-linealitat. Martin i Cundy (2018) ho diuen així de les RNN: «their non-linear"
             " dependencies between sequence elements prevent parallelizing training over sequence length», mentre"
             " que «the training of RNNs with only linear sequential dependencies can be parallelized over the "
-            "sequence length using the parallel scan algorithm». Un escaneig paral·lel hi necessita ⌈log₂ L⌉ "
-            "rondes: {w5_scan_rounds} a L = {w5_L}.",
+            "sequence length using the parallel scan algorithm». A L = {w5_L}, l'escaneig de Hillis i Steele "
+            "(1986) hi necessita ⌈log₂ L⌉ = {w5_scan_rounds} rondes i {w5_scan_combines} composicions; el de "
+            "Blelloch (1990), el que fan servir Martin i Cundy, {w5_tree_rounds} rondes i {w5_tree_combines} "
+            "composicions.",
+        ),
+        Correction(
+            "W5.4",
+            "en costa 4,00 vegades més",
+            "en costa {w5_ratio} vegades més",
+            "Forma: la ràtio és exactament 2 + L/d = {w5_ratio} (L = 2d); els dos zeros de «4,00» fan pensar en un "
+            "arrodoniment que no hi ha. El llibre escriu sense decimals els valors exactes.",
+            change="typographic",
         ),
         Correction(
             "W6.1",
@@ -445,7 +468,11 @@ def controls() -> dict:
                 "legend": "below",  # inside the axes it would hide the KV line's end and the marker at long L
                 "marker": {"x": L, "y": w5.kv_cache_bytes(L, d)},
                 "series": [
-                    {"label": "memòria cau KV", "x": TOKENS.tolist(), "y": w5.kv_cache_growth(TOKENS, d)},
+                    {
+                        "label": "memòria cau de claus i valors",
+                        "x": TOKENS.tolist(),
+                        "y": w5.kv_cache_growth(TOKENS, d),
+                    },
                     {"label": "estat de la LSTM (h i c)", "x": [1, L_LONG], "y": [w5.recurrent_state_bytes(d)] * 2},
                 ],
             },
@@ -482,7 +509,9 @@ def _plot_cost(d: int, length: int):
 def _plot_memory(d: int):
     """Bytes kept to generate the next token, against tokens generated (log–log)."""
     fig, ax = new_figure()
-    ax.loglog(TOKENS, w5.kv_cache_growth(TOKENS, d), "-", color=BLUE, label="Transformer: memòria cau KV")
+    ax.loglog(
+        TOKENS, w5.kv_cache_growth(TOKENS, d), "-", color=BLUE, label="Transformer: memòria cau de claus i valors"
+    )
     ax.loglog(TOKENS, np.full(len(TOKENS), w5.recurrent_state_bytes(d)), "-", color=ORANGE, label="LSTM: estat (h i c)")
     ax.set_xlabel("tokens generats $L$")
     ax.set_ylabel("bytes")
