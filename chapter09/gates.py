@@ -14,8 +14,12 @@ their parameters are matched:
   unless, as DeepSeek-V3 does to balance the load without an auxiliary loss, a bias per
   expert is added to the scores for the top-k alone: a bias larger than the margin
   between the k-th gate kept and the best gate left out swaps those two experts;
-* SwiGLU's path, ``Swish(a)⊙b'`` with ``Swish(a) = a·σ(a)`` and ``b' = b/a``: a
-  division and a multiplication more than the reference, and each rounds.
+* SwiGLU's path, ``Swish(a)⊙b'`` with ``Swish(a) = a·σ(a)`` and ``b' = b/a``: equal to the
+  reference by construction (a·σ(a)·b/a = σ(a)·b), it takes a division and a multiplication more,
+  and each rounds, by at most u = 2⁻⁵³ of its result.  So the gap is a few floats: counted in
+  floats between the two results (units in the last place of the reference, ulp), never more
+  than two; its absolute size follows the size of the channel where it falls (one ulp is 2⁻⁵³
+  for a value in [1/2, 1), 2⁻⁵² in [1, 2)).
 
 The widget measures the largest difference from the reference in each case.  Swish
 is lowest where its derivative ``σ(a)·(1 + a·(1 − σ(a)))`` vanishes; there
@@ -161,6 +165,12 @@ def swiglu(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
+def floats_apart(x: np.ndarray, y: np.ndarray) -> int:
+    """The most floats between x_j and y_j over j (0 where equal): the gap in units in the last place."""
+    ix, iy = (np.where(v.view(np.int64) < 0, np.int64(-(2**63)) - v.view(np.int64), v.view(np.int64)) for v in (x, y))
+    return int(np.abs(ix - iy).max())
+
+
 def _swish(a: np.ndarray) -> np.ndarray:
     """Swish, ``a·σ(a)``: SwiGLU's gate, unbounded above."""
     return a * sigmoid(a)
@@ -217,6 +227,7 @@ class Gates:
     lstm_gap: float  # max |LSTM − reference|: 0.0 where they are equal, number for number
     moe_gap: float  # max |MoE with k = channels − reference|
     swiglu_gap: float  # max |SwiGLU − reference|
+    swiglu_ulps: int  # the most floats between SwiGLU's result and the reference's, over the channels
     switched_off: float  # share of channels the top-k router leaves out
     topk_gap: float  # max |MoE with top-k − reference|
     same_experts: bool  # top-k by σ(a), by the logits a and by softmax(a): the same experts
@@ -256,6 +267,7 @@ def gates(seed: int = 0, channels: int = CHANNELS, top_k: int = TOP_K) -> Gates:
         lstm_gap=gap(lstm_gate(a, b)),
         moe_gap=gap(moe(a, b, channels)),
         swiglu_gap=gap(swiglu(a, b)),
+        swiglu_ulps=floats_apart(swiglu(a, b), ref),
         switched_off=(channels - top_k) / channels,
         topk_gap=gap(moe(a, b, top_k)),
         same_experts=_same_experts(a, top_k),
@@ -270,6 +282,7 @@ class Robustness:
     n_seeds: int
     bitwise: float  # share of seeds where LSTM and MoE equal the reference exactly
     swiglu_gaps: tuple  # (gap, share of seeds) sorted by gap
+    swiglu_ulps: tuple  # (floats apart, share of seeds) sorted
     topk_gap_median: float
     topk_gap_range: tuple
     swish_range: tuple  # (min, max) of Swish(a) over all draws: an unbounded gate
@@ -295,7 +308,7 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
     """
     n_seeds = validate.integer("n_seeds", n_seeds, 1, MAX_SEEDS)
     runs = [gates(seed=s) for s in range(n_seeds)]
-    counts = Counter(g.swiglu_gap for g in runs)
+    counts, ulps = Counter(g.swiglu_gap for g in runs), Counter(g.swiglu_ulps for g in runs)
     topk = [g.topk_gap for g in runs]
     a = np.concatenate([g.a for g in runs])
     margins = [selection_margin(g.a, g.top_k)[0] for g in runs]
@@ -303,6 +316,7 @@ def robustness(n_seeds: int = N_SEEDS) -> Robustness:
         n_seeds=n_seeds,
         bitwise=float(np.mean([g.lstm_gap == g.moe_gap == 0.0 for g in runs])),
         swiglu_gaps=tuple((gap, counts[gap] / n_seeds) for gap in sorted(counts)),
+        swiglu_ulps=tuple((k, ulps[k] / n_seeds) for k in sorted(ulps)),
         topk_gap_median=float(np.median(topk)),
         topk_gap_range=(min(topk), max(topk)),
         swish_range=(float(_swish(a).min()), float(_swish(a).max())),

@@ -146,6 +146,9 @@ def _numbers_how_we_know() -> dict[str, str]:
     """The box «Com ho sabem»: the draw and the seeds, the bits, the router's gap, and the choice of experts."""
     rob = w7.robustness()
     at_u, at_2u, below, above = w7.swiglu_gap_shares(rob.swiglu_gaps)
+    ulps = dict(rob.swiglu_ulps)
+    if set(ulps) - {1, 2}:
+        raise ValueError(f"the prose counts SwiGLU's gap as 1 or 2 floats, got {sorted(ulps)}")
     return {
         "w7_seed": fmt.integer(SEED),
         "w7_n_seeds": fmt.integer(rob.n_seeds),
@@ -156,6 +159,8 @@ def _numbers_how_we_know() -> dict[str, str]:
         "w7_gap_smaller_share": fmt.share(below),
         "w7_gap_larger_share": fmt.share(above),
         "w7_gap_max": fmt.power_of_ten(max(gap for gap, _ in rob.swiglu_gaps)),
+        "w7_ulp1_share": fmt.share(ulps.get(1, 0.0)),
+        "w7_ulp2_share": fmt.share(ulps.get(2, 0.0)),
         "w7_switched_off_exact": reading(w7.TOP_K)["off_exact"],
         "w7_topk_min": _gap(rob.topk_gap_range[0]),
         "w7_topk_max": _gap(rob.topk_gap_range[1]),
@@ -233,7 +238,8 @@ def _claims(n: dict[str, str]) -> tuple[Claim, ...]:
             "{w7_swiglu_gap}",
             **judge(_rounding_gap, g.swiglu_gap),
             robustness="2⁻⁵³ en {w7_gap_53_share__el}, 2⁻⁵² en {w7_gap_52_share__el}, menys en "
-            "{w7_gap_smaller_share__el}, més en {w7_gap_larger_share__el} (com a molt {w7_gap_max})",
+            "{w7_gap_smaller_share__el}, més en {w7_gap_larger_share__el} (com a molt {w7_gap_max}); a un float de "
+            "la referència en {w7_ulp1_share__el}, a dos en {w7_ulp2_share__el}",
         ),
         Claim(
             "W7.4",
