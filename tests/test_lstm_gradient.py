@@ -191,8 +191,10 @@ def test_exercise_answers_are_computed_independently():
     n, seed = page.readout().numbers, w1.page_seed()
     assert n["w2_half_default"] == fmt.decimal(np.log(2) / -np.log(0.95), 1)
     assert n["w2_half_high"] == fmt.decimal(np.log(2) / -np.log(0.99), 1)
-    rnn_factor = np.exp(w1.simulate(seed=seed).measured_slope)
-    assert n["w2_half_rnn"] == fmt.decimal(np.log(2) / -np.log(rnn_factor), 1)
+    # exercise 2 recomputed from the factors as the page prints them (0,970 → 22,8, not 22,9)
+    for factor, half in (("w2_rnn_factor", "w2_half_rnn"), ("w2_f095_gated_whole", "w2_half_whole")):
+        assert n[half] == fmt.decimal(np.log(2) / -np.log(printed(n[factor])[0]), 1), (factor, n[factor], n[half])
+    assert (n["w2_f095_gated_whole"], n["w2_half_whole"]) == ("0,970", "22,8")
     # exercise 4: the stack with a small branch, by plain loops; per layer, the geometric mean
     W1, W2, x0, u = (a[0] for a in w2.draw_stack([seed], branch_scale=page.EXERCISE_SCALE))
     for residual, key in ((True, "w2_ex_res"), (False, "w2_ex_plain")):
@@ -352,3 +354,20 @@ def test_the_book_s_own_paragraphs_are_marked_and_an_exercise_asks_for_a_predict
     assert source.rindex(":::{container} afegit", 0, try_it) > source.rindex(":::\n", 0, try_it)
     exercises = re.findall(r"::::\{admonition\} Exercici \d\n(.*?):::\{admonition\} Resposta", source, re.S)
     assert any("prediu" in e.lower() for e in exercises)
+
+
+def test_the_cell_path_approaches_the_geometric_mean_without_being_it():
+    """Each unit of the cell path falls at its own gates' geometric mean; the fitted factor of the vector's
+    norm lies among those rates, and the page prints it beside the mean at the same digits."""
+    n, r = page.readout().numbers, w2.simulate(seed=w1.page_seed())
+    draw = w1.draw(seed=w1.page_seed())
+    W, U = w2.draw_weights([w1.page_seed()], w2.GATE_SCALE)
+    f = w2.forward(W, U, draw.x[None], w2.FORGET, False).f[0]  # (T, d)
+    np.testing.assert_allclose(r.unit_geometric_means, np.exp(np.log(f).mean(axis=0)), rtol=1e-14)
+    assert r.unit_geometric_means.min() <= r.cell_path_factor <= r.unit_geometric_means.max()
+    assert r.cell_path_factor != pytest.approx(r.geometric_mean_f, abs=1e-4)  # near it, not it
+    key = page.forget_key(w2.FORGET)
+    cell, geo = n[f"{key}_gated_cell"], n[f"{key}_gated_geo"]
+    assert len(cell) == len(geo) and cell != geo  # same digits, different values: the page says why
+    rob = w2.robustness()
+    assert rob.cell_among_units > 0.9 and rob.geo_below_f > rob.cell_below_f

@@ -103,14 +103,21 @@ def _numbers_factor_above_f() -> dict[str, str]:
 
 def _numbers_factors_table() -> dict[str, str]:
     """The table of the factors for every f, gated and pinned, and what it shows: what enters through
-    h_t adds, and the gated cell path follows the geometric mean of the f_t."""
+    h_t adds, and the gated cell path approaches the geometric mean of the f_t without being it (each
+    unit falls at its own gates' geometric mean; the norm weighs the units by their size)."""
     gated, rob = _runs()[(w2.FORGET, False)], w2.robustness()
     numbers = {
         "w2_h_adds_share": fmt.share(rob.whole_above_cell[False]),
         "w2_h_adds_share_pinned": fmt.share(rob.whole_above_cell[True]),
+        "w2_unit_geo_min": _geo_text(gated.unit_geometric_means.min()),
+        "w2_unit_geo_max": _geo_text(gated.unit_geometric_means.max()),
         "w2_geo_gap": fmt.power_of_ten(abs(w2.FORGET - gated.geometric_mean_f), 1),
         "w2_geo_side": _side(gated.geometric_mean_f, w2.FORGET),
+        "w2_cell_among_share": fmt.share(rob.cell_among_units),
+        "w2_cell_geo_gap": fmt.power_of_ten(rob.cell_geo_gap_median, 1),
+        "w2_geo_f_gap": fmt.power_of_ten(rob.geo_f_gap_median, 1),
         "w2_geo_below_share": fmt.share(rob.geo_below_f),
+        "w2_cell_below_share": fmt.share(rob.cell_below_f),
     }
     for f in w2.FORGETS:  # the table's cells
         key = forget_key(f)
@@ -118,7 +125,7 @@ def _numbers_factors_table() -> dict[str, str]:
         for pin, tag in ((False, "gated"), (True, "pinned")):
             r = _runs()[(f, pin)]
             numbers[f"{key}_{tag}_label"] = _gate_text(pin)
-            numbers[f"{key}_{tag}_cell"] = _factor_text(r.cell_path_factor)
+            numbers[f"{key}_{tag}_cell"] = _cell_text(r.cell_path_factor)
             numbers[f"{key}_{tag}_whole"] = _factor_text(r.whole_factor)
             numbers[f"{key}_{tag}_geo"] = _geo_text(r.geometric_mean_f)
             numbers[f"{key}_{tag}_gap"] = _factor_text(r.whole_factor - f)
@@ -171,24 +178,25 @@ def _numbers_random_networks() -> dict[str, str]:
         "w2_gap_low_median": _factor_text(rob.gap_quartiles[w2.FORGETS[0]][1]),
         "w2_gap_one_median": _factor_text(rob.gap_quartiles[1.0][1]),
         "w2_gap_narrows_share": fmt.share(1 - rob.gap_kept),
-        "w2_cell_below_share": fmt.share(rob.cell_below_f),
         "w2_stack_res_share": fmt.share(rob.stack_residual_kept),
         "w2_stack_plain_share": fmt.share(rob.stack_plain_vanishes),
     }
 
 
 def _numbers_exercises() -> dict[str, str]:
-    """«Exercicis»: 1, the gate pinned at a higher f; 2, half-lives; 3, Jensen's bound; 4, a stack
+    """«Exercicis»: 1, the gate pinned at a higher f; 2, half-lives (of the factors as the page prints
+    them, so that a reader who recomputes one gets the printed answer); 3, Jensen's bound; 4, a stack
     with a small branch."""
     runs, rnn_factor = _runs(), _rnn()[1]
     gated = runs[(w2.FORGET, False)]
+    printed = lambda text: float(text.replace("−", "-").replace(",", "."))  # noqa: E731  (0,970 → 0.97)
     ex_res, ex_plain = (w2.stack_gradient(r, seed=w1.page_seed(), branch_scale=EXERCISE_SCALE) for r in (True, False))
     return {
         "w2_high_side": _side(runs[(w2.FORGETS[2], True)].whole_factor, w2.FORGETS[2]),
         "w2_half_default": _half_text(w2.half_life(w2.FORGET)),
         "w2_half_high": _half_text(w2.half_life(w2.FORGETS[2])),
-        "w2_half_rnn": _half_text(w2.half_life(rnn_factor)),
-        "w2_half_whole": _half_text(w2.half_life(gated.whole_factor)),
+        "w2_half_rnn": _half_text(w2.half_life(printed(_rnn_factor_text(rnn_factor)))),
+        "w2_half_whole": _half_text(w2.half_life(printed(_factor_text(gated.whole_factor)))),
         "w2_geo_bound": _geo_text(gated.forget_bound),
         "w2_bound_side": _side(gated.forget_bound, w2.FORGET),
         "w2_ex_scale": fmt.shortest(EXERCISE_SCALE),
@@ -275,6 +283,7 @@ def factors_table():
 _forget_text = fmt.shortest  # the forget gate's value f: 0,9, 0,95, 1
 _factor_text = partial(fmt.decimal, digits=3)  # an LSTM's or a stack's factor per step, or its gap to f
 _geo_text = partial(fmt.decimal, digits=4)  # the geometric mean of the f_t, or its bound
+_cell_text = _geo_text  # the cell path's factor: beside the geometric mean it approaches, to the same digits
 _rnn_factor_text = fmt.decimal  # the RNN's factor per step (two decimals)
 _half_text = partial(fmt.decimal, digits=1)  # a half-life, in steps back
 
@@ -410,7 +419,7 @@ def reading(forget: float = w2.FORGET, pinned: bool = False) -> dict[str, str]:
     r = w2.simulate(forget=forget, pinned=pinned, seed=w1.page_seed())
     return {
         "whole": _factor_text(r.whole_factor),
-        "cell": _factor_text(r.cell_path_factor),
+        "cell": _cell_text(r.cell_path_factor),
         "geo": _geo_text(r.geometric_mean_f),
         "rnn": _rnn_factor_text(_rnn()[1]),
     }

@@ -130,7 +130,7 @@ def corrections() -> tuple[Correction, ...]:
             "{w2_above_share__el} de les {w2_n_seeds} llavors: el que entra per $\\mathbf{{h}}_t$ hi suma (en "
             "{w2_h_adds_share__el}), no en resta. El que pot quedar per sota de f és el camí de la "
             "cel·la sol ({w2_f095_gated_cell}; per sota en {w2_cell_below_share__el} de les llavors), perquè la "
-            "porta oscil·la i hi compta la mitjana geomètrica de les $f_t$.",
+            "porta oscil·la i el seu factor s'acosta a la mitjana geomètrica de les $f_t$.",
         ),
         Correction(
             "W2.3",
