@@ -34,7 +34,7 @@ def test_reading_gives_the_widget_strings_at_every_position_of_its_controls(name
         (["atencio", "--tau", "0,05"], ["  abast efectiu (mitjana)         1,005"]),
         (["4", "--tau", "4"], ["  abast efectiu (mitjana)         6,91"]),
         (["w4", "--tau", "0,050"], ["  abast efectiu (mitjana)         1,005"]),
-        (["rnn-lstm", "--pinned", "sí"], ["  factor del camí de la cel·la  0,950"]),
+        (["rnn-lstm", "--pinned", "sí"], ["  factor del camí de la cel·la  0,9500"]),
         (["coll-ampolla"], ["  fracció reconstruïble màxima  0,391\xa0%"]),
         (["6", "--L", "131.072"], ["  memòria cau de claus i valors  17,18\xa0GB"]),
         (["1", "--w_scale", "2", "--input_scale", "0,05"], ["  gradient          explota"]),
