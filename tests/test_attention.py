@@ -1,5 +1,7 @@
 """Widget 4: a stable softmax, the convex hull, the effective span."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -223,3 +225,17 @@ def test_the_page_keeps_floating_point_detail_in_one_collapsed_box():
     exercises = page.split("## Exercicis")[1]
     assert "Prediu" in exercises and "w4_zero_weights" not in exercises and "w4_const_sum" not in exercises
     assert "no negatius, no positius" not in page and "perilla" not in page
+
+
+def test_queries_keys_and_heads_are_not_used_before_they_are_defined():
+    """Page 04 names «consulta» and «clau» only from the sentence that defines them (in italics) on, and
+    never speaks of a «capçal», which no page before it defines."""
+    from conftest import BOOK
+
+    source = (BOOK / "04-atencio.md").read_text(encoding="utf-8")
+    prose = re.sub(r"```\{code-cell\}.*?```", "", source, flags=re.S)
+    for word in ("consulta", "clau"):
+        first = re.search(rf"\b{word}", prose, re.I)
+        assert first, word
+        assert prose[first.start() - 1] == "*", (word, prose[first.start() - 80 : first.end()])
+    assert not re.search(r"\bcapçal", prose, re.I)

@@ -331,7 +331,7 @@ def _claims() -> tuple[Claim, ...]:
             "τ = 0,05: l'abast efectiu cau a 1 i el context és una còpia d'un sol estat.",
             "qualitative",
             "abast {w4_span_cold}; context a {w4_copy_gap_cold} de l'estat més proper "
-            "(els estats són a {w4_spacing} de mitjana)",
+            "(distància mitjana entre dos estats, {w4_spacing})",
             **judge(_cold_copies_one_state, cold.span.mean(), cold.copy_gap, base.state_spacing),
             robustness="còpia (a menys {w4_copy_tol__del} de la separació) en {w4_copy_share__el} de "
             "{w4_n_seeds} llavors",
