@@ -43,7 +43,9 @@ def test_every_seeds_accuracy_is_in_the_table_as_the_prose_prints_it(numbers):
         for s, seed in enumerate(s2s.SEEDS):
             row = rows[a * len(s2s.SEEDS) + s]
             assert row[:2] == [page.ARM_NAMES[arm], str(seed)]
-            assert row[2:] == [fmt.accuracy(x) for x in acc[a, :, s]]
+            models = [sw.page_sweep().model(arm, n, seed) for n in s2s.LENGTHS]
+            forced = [m.curve_forced[-1].mean() for m in models]  # teacher-forced beside greedy, in brackets
+            assert row[2:] == [f"{fmt.accuracy(x)} ({fmt.accuracy(y)})" for x, y in zip(acc[a, :, s], forced)]
         means = [numbers[f"w4b_acc_{arm}_{n}"] for n in s2s.LENGTHS]
         assert means == [fmt.accuracy(x) for x in acc[a].mean(axis=1)]
 
@@ -145,8 +147,13 @@ def test_the_long_budget_as_the_prose_prints_it(numbers):
             models = [long.model(arm, length, seed) for seed in s2s.SEEDS]
             assert numbers[f"w4b_long_{arm}_{length}"] == fmt.accuracy(np.mean([m.accuracy for m in models]))
             assert all(2 * s2s.STEPS <= m.steps <= s2s.CAP and m.checkpoints[-1] == m.steps for m in models)
-            assert all(m.steps == s2s.CAP or m.curve[-1] - m.curve[m.at(m.steps // 2)] < s2s.GAIN for m in models)
-    assert numbers["w4b_reach_bottleneck_12"] == numbers["w4b_reach_reversed_12"] == "en cap llavor"
+            for m in models:  # rule (4) on the validation strings, or the cap; the best checkpoint kept
+                best = lambda n: np.nanmax(m.curve_valid[m.checkpoints <= n])  # noqa: E731
+                stopped = m.steps >= 2 * s2s.STEPS and best(m.steps) - best(m.steps // 2) < s2s.GAIN
+                assert m.stopped_by == ("rule" if stopped else "cap") and (stopped or m.steps == s2s.CAP)
+                assert m.kept == m.checkpoints[np.nanargmax(m.curve_valid)]
+                assert numbers[f"w4b_stop_{arm}_{length}_s{m.seed}"].startswith(fmt.integer(m.steps) + " (")
+    assert numbers["w4b_plain_reached"] == f"cap dels {2 * len(s2s.SEEDS)} models"  # none reached 90 % at L = 12
     attention = [long.model("attention", n, seed) for n in sw.LONG_LENGTHS for seed in s2s.SEEDS]
     assert numbers["w4b_reach_attention_max"] == fmt.integer(max(curves.reach(m, page.TARGET) for m in attention))
 
@@ -180,8 +187,38 @@ def test_the_curves_read_the_long_training():
         below = m.curve[: m.at(reached) if reached else None]
         assert (below < page.TARGET).all() and (reached is None or m.curve[m.at(reached)] >= page.TARGET)
     assert [curves.gain_since(m, page.STILL) for m in models] == [
-        m.curve[-1] - m.curve[m.at(page.STILL)] for m in models
+        m.accuracy - m.curve[m.at(page.STILL)] for m in models
     ]
+
+
+def test_the_loss_bounds_the_bits_the_decoder_reads(numbers):
+    """(1) of seq2seq_curves: L log₂ V − L ℓ / ln 2 bits, from the held-out loss at the checkpoint printed; never
+    more than the string holds, and more after the long training than after the small budget."""
+    L = max(s2s.LENGTHS)
+    for arm in s2s.ARMS:
+        models = curves.long_models(arm, L)
+        for steps, key in ((s2s.STEPS, f"w4b_bits_read_{arm}_400"), (None, f"w4b_bits_read_{arm}")):
+            bits = [L * (np.log2(V) - m.curve_loss[m.at(steps or m.kept)] / np.log(2)) for m in models]
+            assert numbers[key] == fmt.decimal(np.mean(bits), 0) and 0 < min(bits) and max(bits) < L * np.log2(V)
+    assert curves.mean_bits_read(models) > curves.mean_bits_read(models, s2s.STEPS)
+
+
+def test_where_the_long_trainings_stopped_is_counted_as_the_prose_says(numbers):
+    plain = [m for arm in curves.PLAIN for n in sw.LONG_LENGTHS[1:] for m in curves.long_models(arm, n)]
+    attention = [m for n in sw.LONG_LENGTHS for m in curves.long_models("attention", n)]
+    assert numbers["w4b_plain_cap"] == fmt.integer(sum(m.stopped_by == "cap" for m in plain))
+    assert numbers["w4b_n_plain_long"] == fmt.integer(len(plain))
+    assert numbers["w4b_attention_rule"] == fmt.integer(sum(m.stopped_by == "rule" for m in attention))
+    assert numbers["w4b_rule_marks"].startswith(fmt.integer(2 * s2s.STEPS) + ", ")
+    assert numbers["w4b_rule_marks"].endswith(" i " + fmt.integer(s2s.CAP))
+
+
+def test_exercise_4_trains_the_tables_model_bit_for_bit(numbers):
+    """The student's one model (the bottleneck at the middle long length, first seed, small budget) is the table's."""
+    r = s2s.train("bottleneck", length=sw.LONG_LENGTHS[1], seed=s2s.SEEDS[0])
+    assert fmt.accuracy(r.accuracy) == numbers[f"w4b_acc_bottleneck_{sw.LONG_LENGTHS[1]}_s0"]
+    assert fmt.accuracy(r.curve_forced[-1].mean()) == numbers[f"w4b_forced_bottleneck_{sw.LONG_LENGTHS[1]}_s0"]
+    assert r.curve_forced[-1].mean() > r.accuracy
 
 
 SECTIONS = {  # the page's sections (its «##» headings; "" before the first) → the function that makes their keys

@@ -24,11 +24,12 @@ from .. import fmt, validate
 from .. import seq2seq as s2s
 from .. import seq2seq_curves as curves
 from .. import seq2seq_sweep as sweep
+from .. import seq2seq_task as task
 from ..claim import Claim, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
 from ..plots import heat_maps, typeset
 from ..seq2seq_sweep import LONG_LENGTHS, arm_accuracy, page_sweep
-from ..seq2seq_task import BATCH, MAX_LENGTH, N_TEST, V
+from ..seq2seq_task import BATCH, MAX_LENGTH, N_TEST, N_VALID, V
 from . import seq2seq_claims as registry
 from . import seq2seq_plots as plots
 from .seq2seq_claims import ALIGNED, CHECKS, MARGIN
@@ -62,6 +63,29 @@ def gain_text(x: float) -> str:
     """A difference of accuracies, in percentage points: ``28 punts``, ``1 punt``."""
     points = fmt.decimal(100 * x, 0)
     return points + (" punt" if points in ("1", "−1") else " punts")
+
+
+def _gain_range(values) -> str:
+    """Each seed's difference of accuracies, as a range of whole points: ``9–11 punts``, ``10 punts``."""
+    low, high = (fmt.decimal(100 * x, 0) for x in (min(values), max(values)))
+    return gain_text(min(values)) if low == high else f"{low}–{high} punts"
+
+
+def _share_range(values) -> str:
+    """Shares, as a range of whole percentages: ``57–61 %``, ``60 %``."""
+    low, high = (fmt.decimal(100 * x, 0) for x in (min(values), max(values)))
+    return f"{low} %" if low == high else f"{low}–{high} %"
+
+
+def _points(x: float) -> str:
+    """A sampling error, in points of accuracy, two decimals (beside a threshold of half a point): ``0,49 punts``."""
+    return fmt.decimal(100 * x, 2) + " punts"
+
+
+def _stop_text(model) -> str:
+    """Where a long training stopped, why, and whose weights it kept: ``1.600 (regla); pesos del 1.200``."""
+    why = {"rule": "regla", "cap": "límit"}[model.stopped_by]
+    return f"{fmt.integer(model.steps)} ({why}); pesos del {fmt.integer(model.kept)}"
 
 
 def _printed(share: float) -> float:
@@ -100,6 +124,11 @@ def _reach_text(models) -> str:
         return f"en {_steps_text(steps)} passos"
     rest = "l’altra" if len(models) - len(steps) == 1 else "les altres"
     return f"en {_steps_text(steps)} passos ({_seeds_text(len(steps), len(models))}; {rest}, no)"
+
+
+def _models_text(k: int, n: int) -> str:
+    """How many of ``n`` models: ``cap dels 6 models``, ``2 dels 6 models``."""
+    return f"{'cap' if k == 0 else fmt.integer(k)} dels {fmt.integer(n)} models"
 
 
 def _span_text(alpha: np.ndarray) -> str:
@@ -147,7 +176,10 @@ def _held(claim_id: str) -> str:
 def _numbers_the_task() -> dict[str, str]:
     """The opening, «La tasca» and «L'entrenament»: the bits a string asks for and the state holds, the
     training, chance, the two budgets and the seeds."""
-    bits = int(np.log2(V))
+    bits, shortest = int(np.log2(V)), min(s2s.LENGTHS)
+    distinct = min(n for n in s2s.LENGTHS if task.repeats(n, s2s.CAP) == 1)  # no training string repeats from here
+    everyone = [m for arm in s2s.ARMS for length in LONG_LENGTHS for m in curves.long_models(arm, length)]
+    dips, dip, ratio = curves.dips(everyone)
     return {
         "w4b_v": fmt.integer(V),
         "w4b_bits_symbol": fmt.integer(bits),
@@ -157,17 +189,31 @@ def _numbers_the_task() -> dict[str, str]:
         "w4b_state_numbers": fmt.integer(2 * s2s.H),
         "w4b_bits_number": fmt.integer(BITS_PER_NUMBER),
         "w4b_bits_held": fmt.integer(2 * s2s.H * BITS_PER_NUMBER),
+        "w4b_bits_one_bit": fmt.integer(2 * s2s.H),  # page 03's exercise: one bit per component
         "w4b_ratio_bits": fmt.decimal(2 * s2s.H * BITS_PER_NUMBER / (bits * LONGEST), 1),
         "w4b_lr": fmt.shortest(s2s.LEARNING_RATE),
         "w4b_batch": fmt.integer(BATCH),
         "w4b_clip": fmt.shortest(s2s.CLIP),
         "w4b_n_test": fmt.integer(N_TEST),
+        "w4b_n_valid": fmt.integer(N_VALID),
+        "w4b_n_valid_min": fmt.integer(task.n_valid(shortest)),
+        "w4b_n_strings_min": fmt.integer(V**shortest),
+        "w4b_pool_min": fmt.integer(task.pool_size(shortest)),
+        "w4b_repeats_min": fmt.decimal(task.repeats(shortest, s2s.STEPS), 1),
+        "w4b_l_distinct": fmt.integer(distinct),
+        "w4b_l_min": fmt.integer(shortest),
         "w4b_chance": fmt.share(CHANCE),
         "w4b_steps": fmt.integer(s2s.STEPS),
         "w4b_strings": fmt.integer(s2s.STEPS * BATCH),
         "w4b_lengths": _list_text(s2s.LENGTHS),
         "w4b_long_lengths": _list_text(LONG_LENGTHS),
         "w4b_gain": fmt.decimal(100 * s2s.GAIN, 1) + " punts",
+        "w4b_rule_marks": _list_text(curves.rule_marks()),
+        "w4b_test_error": _points(curves.largest_error(everyone, valid=False)),
+        "w4b_valid_error": _points(curves.largest_error(everyone, valid=True)),
+        "w4b_dips": fmt.integer(dips),
+        "w4b_dip_max": _points(dip),
+        "w4b_dip_ratio": fmt.decimal(ratio, 0) + " vegades",
         "w4b_cap": fmt.integer(s2s.CAP),
         "w4b_n_seeds": fmt.integer(len(s2s.SEEDS)),
     }
@@ -176,20 +222,35 @@ def _numbers_the_task() -> dict[str, str]:
 def _numbers_accuracy_by_length() -> dict[str, str]:
     """«L'encert segons la longitud»: every arm's accuracy at every length, the mean and each seed's, on both
     budgets (the prose and its three tables), where the arms separate, and what the long training still gained."""
-    n = {"w4b_l_min": fmt.integer(min(s2s.LENGTHS)), "w4b_l_short": fmt.integer(SHORT)}
+    n = {"w4b_l_short": fmt.integer(SHORT)}
     for arm in s2s.ARMS:
         for length, mean, seeds in zip(s2s.LENGTHS, curves.mean_accuracy_by_length(arm), arm_accuracy(arm)):
             n[f"w4b_acc_{arm}_{length}"] = fmt.accuracy(mean)
             n |= {f"w4b_acc_{arm}_{length}_s{seed}": fmt.accuracy(x) for seed, x in zip(s2s.SEEDS, seeds)}
+            forced = [page_sweep().model(arm, length, seed).curve_forced[-1].mean() for seed in s2s.SEEDS]
+            n[f"w4b_forced_{arm}_{length}"] = fmt.accuracy(np.mean(forced))
+            n |= {f"w4b_forced_{arm}_{length}_s{seed}": fmt.accuracy(x) for seed, x in zip(s2s.SEEDS, forced)}
         for length in LONG_LENGTHS:
             models = curves.long_models(arm, length)
+            forced = [curves.by_position([m], forced=True).mean() for m in models]
             n[f"w4b_long_{arm}_{length}"] = fmt.accuracy(curves.mean_accuracy(models))
             n |= {f"w4b_long_{arm}_{length}_s{m.seed}": fmt.accuracy(m.accuracy) for m in models}
+            n[f"w4b_long_forced_{arm}_{length}"] = fmt.accuracy(np.mean(forced))
+            n |= {f"w4b_long_forced_{arm}_{length}_s{m.seed}": fmt.accuracy(x) for m, x in zip(models, forced)}
+            n |= {f"w4b_stop_{arm}_{length}_s{m.seed}": _stop_text(m) for m in models}
     for arm in curves.PLAIN:
-        n[f"w4b_still_{arm}"] = gain_text(
-            np.mean([curves.gain_since(m, STILL) for m in curves.long_models(arm, LONGEST)])
-        )
+        n[f"w4b_still_{arm}"] = _gain_range([curves.gain_since(m, STILL) for m in curves.long_models(arm, LONGEST)])
+    plain_cap, plain_long = curves.stopped_by(curves.PLAIN, LONG_LENGTHS[1:], "cap")
+    attention_rule, attention_long = curves.stopped_by(("attention",), LONG_LENGTHS, "rule")
+    bottleneck = curves.long_models("bottleneck", LONGEST)
     return n | {
+        "w4b_l_long_plain": _list_text(LONG_LENGTHS[1:]),
+        "w4b_plain_cap": fmt.integer(plain_cap),
+        "w4b_n_plain_long": fmt.integer(plain_long),
+        "w4b_attention_rule": fmt.integer(attention_rule),
+        "w4b_n_attention_long": fmt.integer(attention_long),
+        "w4b_long_bottleneck_range": _share_range([m.accuracy for m in bottleneck]),
+        "w4b_long_gap_seeds": _gain_range(curves.seed_leads("attention", "bottleneck", LONGEST)),
         "w4b_seeds_3": _held("W4b.3"),
         "w4b_beats_from": fmt.integer(_beats_from()),
         "w4b_margin": gain_text(MARGIN),
@@ -204,13 +265,20 @@ def _numbers_accuracy_by_length() -> dict[str, str]:
 
 def _numbers_how_they_learn() -> dict[str, str]:
     """«Com aprenen»: when each model of the long training reached TARGET, and where attention's stopped."""
-    reached = {f"w4b_reach_{a}_{n}": _reach_text(curves.long_models(a, n)) for a in s2s.ARMS for n in LONG_LENGTHS}
+    reached = {  # at the longest length, the models without attention are counted together (w4b_plain_reached)
+        f"w4b_reach_{a}_{n}": _reach_text(curves.long_models(a, n))
+        for a in s2s.ARMS
+        for n in LONG_LENGTHS
+        if a == "attention" or n != LONGEST
+    }
     attention = [m for length in LONG_LENGTHS for m in curves.long_models("attention", length)]
     return reached | {
         "w4b_target": fmt.share(TARGET),
         "w4b_l_mid": fmt.integer(LONG_LENGTHS[1]),
         "w4b_reach_attention_max": fmt.integer(max(curves.reach(m, TARGET) for m in attention)),
         "w4b_seeds_6": _held("W4b.6"),
+        "w4b_checkpoints": _list_text(s2s.CHECKPOINTS),
+        "w4b_plain_reached": _models_text(curves.learning_speeds(TARGET)[1], 2 * len(s2s.SEEDS)),
         "w4b_stop_attention": _steps_text([m.steps for m in attention]),
     }
 
@@ -242,6 +310,7 @@ def _numbers_what_reversing_gains() -> dict[str, str]:
         for kind, forced in (("greedy", False), ("forced", True)):
             ends = curves.ends(curves.by_position(models, steps, forced).mean(axis=0), N_FIRST)
             n[f"w4b_{kind}_first{suffix}"], n[f"w4b_{kind}_last{suffix}"] = map(fmt.accuracy, ends)
+        n[f"w4b_drift_share{suffix}"] = _share_range(curves.drift_share("bottleneck", "attention", LONGEST, steps))
     return n
 
 
@@ -259,6 +328,8 @@ def _numbers_the_learned_alignment() -> dict[str, str]:
         "w4b_span_short": _span_text(sweep.alignment(SHORT, 0, N_ALIGN)),
         "w4b_span_longest": _span_text(sweep.alignment(LONGEST, 0, N_ALIGN)),
         "w4b_span_hand": fmt.span(w4.attend(temperature=w4.TEMPERATURE).span.mean()),
+        "w4b_top_weight_short": fmt.decimal(sweep.heaviest_weight(SHORT, 0, N_ALIGN), 2),
+        "w4b_top_weight_longest": fmt.decimal(sweep.heaviest_weight(LONGEST, 0, N_ALIGN), 2),
         "w4b_n_hand": fmt.integer(w4.N),
     }
 
@@ -276,11 +347,17 @@ def _numbers_the_gradients_path() -> dict[str, str]:
 
 def _numbers_the_loss() -> dict[str, str]:
     """«La pèrdua»: the held-out loss at the start, after each budget; and the seeds of «Com ho sabem», its end."""
-    n = {"w4b_loss_chance": _loss_text(np.log(V)), "w4b_seeds": _list_text(s2s.SEEDS)}
+    n = {
+        "w4b_loss_chance": _loss_text(np.log(V)),
+        "w4b_seeds": _list_text(s2s.SEEDS),
+        "w4b_nat_bits": fmt.decimal(1 / np.log(2), 2),
+    }
     for arm in s2s.ARMS:
         models = curves.long_models(arm, LONGEST)
         n[f"w4b_loss_{arm}"] = _loss_text(curves.mean_loss(models, s2s.STEPS))
         n[f"w4b_loss_{arm}_long"] = _loss_text(curves.mean_loss(models))
+        n[f"w4b_bits_read_{arm}_400"] = fmt.decimal(curves.mean_bits_read(models, s2s.STEPS), 0)
+        n[f"w4b_bits_read_{arm}"] = fmt.decimal(curves.mean_bits_read(models), 0)
     return n
 
 
@@ -298,10 +375,13 @@ def _numbers_with_code() -> dict[str, str]:
 
 
 def _numbers_exercises() -> dict[str, str]:
-    """«Exercicis»: exercise 2's mean path from an input to the output that copies it."""
+    """«Exercicis»: exercise 2's mean path from an input to the output that copies it, and exercise 4's model
+    (the bottleneck at the middle long length, the first seed, the small budget): greedy against teacher-forced."""
+    example = page_sweep().model("bottleneck", LONG_LENGTHS[1], s2s.SEEDS[0])
     return {
         "w4b_dist_mean_plain": fmt.decimal(np.diag(_distance("bottleneck")).mean(), 0),
         "w4b_dist_mean_reversed": fmt.decimal(np.diag(_distance("reversed")).mean(), 0),
+        "w4b_ex_gap": gain_text(_printed(example.curve_forced[-1].mean()) - _printed(example.accuracy)),
     }
 
 
@@ -317,7 +397,7 @@ def _alt_texts(n: dict) -> dict[str, str]:
         "{w4b_n_first} primeres, {w4b_first_reversed__el} invertint la frase i {w4b_first_bottleneck__el} sense; "
         "entrenat llarg, el coll d'ampolla va {w4b_greedy_first__del} {w4b_greedy_last__al} amb els seus símbols i "
         "{w4b_forced_first__del} {w4b_forced_last__al} amb els correctes.",
-        "w4b_fig_alignment_alt": "Tres mapes de calor de pesos α: els posats a mà a la pàgina 04 (abast "
+        "w4b_fig_alignment_alt": "Tres mapes de calor de pesos α: els posats a mà a «Els pesos de l'atenció» (abast "
         "{w4b_span_hand}) i els apresos a L = {w4b_l_short} (abast {w4b_span_short}) i L = {w4b_l_max} (abast "
         "{w4b_span_longest}); en els apresos el pes es concentra a la diagonal.",
         "w4b_fig_paths_alt": "Part del gradient de la pèrdua a la sortida t que va a l'entrada j, segons |t − j|, a "
@@ -345,26 +425,39 @@ def _claims() -> tuple[Claim, ...]:
     return registry.claims(_judged(s2s.SEEDS), LONGEST)
 
 
-def _cells(key: str, lengths, seed: int | None = None) -> list[str]:
-    """A table row's templates: the glue key ``w4b_<key>_<length>`` at each length (``_s<seed>``: one seed's)."""
-    return [f"{{w4b_{key}_{length}{'' if seed is None else f'_s{seed}'}}}" for length in lengths]
+def _cells(key: str, lengths, seed: int | None = None, forced: str = "") -> list[str]:
+    """A table row's templates: the glue key ``w4b_<key>_<length>`` at each length (``_s<seed>``: one seed's),
+    followed by ``w4b_<forced>_<length>`` in brackets if ``forced`` is given (teacher-forced beside greedy)."""
+    tail = "" if seed is None else f"_s{seed}"
+    return [f"{{w4b_{key}_{n}{tail}}}" + (f" ({{w4b_{forced}_{n}{tail}}})" if forced else "") for n in lengths]
 
 
 def _tables() -> dict[str, tuple]:
     """The tables of «L'encert segons la longitud» (templates over the glue keys): the means after the small
-    budget, each seed's accuracy after it, and the long training's means and seeds."""
+    budget, each seed's accuracy after it, the long training's means and seeds, greedy with teacher-forced beside
+    it, and where each long training stopped and why."""
     small, long = ([f"L = {fmt.integer(n)}" for n in lengths] for lengths in (s2s.LENGTHS, LONG_LENGTHS))
     seeds = [(ARM_NAMES[arm], arm, seed) for arm in s2s.ARMS for seed in s2s.SEEDS]
     return {
-        "means": (["model", *small], [[ARM_NAMES[a], *_cells(f"acc_{a}", s2s.LENGTHS)] for a in s2s.ARMS]),
+        "means": (
+            ["model", *small],
+            [[ARM_NAMES[a], *_cells(f"acc_{a}", s2s.LENGTHS, forced=f"forced_{a}")] for a in s2s.ARMS],
+        ),
         "seeds": (
             ["model", "llavor", *small],
-            [[name, fmt.integer(s), *_cells(f"acc_{a}", s2s.LENGTHS, s)] for name, a, s in seeds],
+            [[name, fmt.integer(s), *_cells(f"acc_{a}", s2s.LENGTHS, s, f"forced_{a}")] for name, a, s in seeds],
         ),
         "long": (
             ["model", "llavor", *long],
-            [[ARM_NAMES[a], "mitjana", *_cells(f"long_{a}", LONG_LENGTHS)] for a in s2s.ARMS]
-            + [[name, fmt.integer(s), *_cells(f"long_{a}", LONG_LENGTHS, s)] for name, a, s in seeds],
+            [[ARM_NAMES[a], "mitjana", *_cells(f"long_{a}", LONG_LENGTHS, forced=f"long_forced_{a}")] for a in s2s.ARMS]
+            + [
+                [name, fmt.integer(s), *_cells(f"long_{a}", LONG_LENGTHS, s, f"long_forced_{a}")]
+                for name, a, s in seeds
+            ],
+        ),
+        "stops": (
+            ["model", "llavor", *long],
+            [[name, fmt.integer(s), *_cells(f"stop_{a}", LONG_LENGTHS, s)] for name, a, s in seeds],
         ),
     }
 
@@ -394,7 +487,7 @@ def figures() -> dict[str, Figure]:
     """The page's figures, by the name the page shows them under."""
     n = readout().numbers
     maps = [
-        (w4.attend().alpha, f"a mà (pàgina 04), abast {n['w4b_span_hand']}"),
+        (w4.attend().alpha, f"posats a mà, abast {n['w4b_span_hand']}"),
         (sweep.alignment(SHORT, 0, N_ALIGN), f"après, L = {n['w4b_l_short']}, abast {n['w4b_span_short']}"),
         (sweep.alignment(LONGEST, 0, N_ALIGN), f"après, L = {n['w4b_l_max']}, abast {n['w4b_span_longest']}"),
     ]

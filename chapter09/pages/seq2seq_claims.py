@@ -93,10 +93,10 @@ def claims(judged: dict[str, tuple], longest: int) -> tuple[Claim, ...]:
         "sense, no.",
         "W4b.6": "Amb atenció, el model arriba al {w4b_target} d'encert en {w4b_steps} passos o menys a cada "
         "longitud; sense atenció, a L = {w4b_l_max} no hi arriba cap model en {w4b_cap} passos.",
-        "W4b.7": "Entrenats fins que deixen de millorar (com a molt {w4b_cap} passos), a L = {w4b_l_max} l'atenció "
-        "encara supera el coll d'ampolla, i els models sense atenció encara milloren.",
-        "W4b.8": "Sense atenció, l'encert cau al llarg de la sortida sobretot perquè cada error en porta d'altres: "
-        "amb el símbol correcte a l'entrada, gairebé no cau.",
+        "W4b.7": "Després de l'entrenament llarg (com a molt {w4b_cap} passos), a L = {w4b_l_max} l'atenció encara "
+        "supera el coll d'ampolla, i els models sense atenció encara milloren.",
+        "W4b.8": "Al coll d'ampolla, l'encert cau al llarg de la sortida sobretot perquè cada error en porta d'altres: "
+        "amb el símbol correcte a l'entrada, cau menys de la meitat.",
     }
     computed = {
         "W4b.1": "diferència de més de {w4b_margin} a partir de L = {w4b_beats_from}; a L = {w4b_l_max}, "
@@ -107,10 +107,10 @@ def claims(judged: dict[str, tuple], longest: int) -> tuple[Claim, ...]:
         "W4b.4": "{w4b_aligned} de les files a L = {w4b_l_short} (mínim {w4b_aligned_min})",
         "W4b.5": "part a l'entrada t: {w4b_own_attention} amb atenció, {w4b_own_bottleneck} sense "
         "(a parts iguals, {w4b_uniform})",
-        "W4b.6": "amb atenció, en {w4b_reach_attention_max} passos com a molt; sense, a L = {w4b_l_max}: "
-        f"{{w4b_reach_bottleneck_{L}}} i {{w4b_reach_reversed_{L}}}",
-        "W4b.7": "diferència de {w4b_long_gap}; sense atenció, guanyaven {w4b_still_bottleneck} i "
-        "{w4b_still_reversed} del pas {w4b_still_from} al {w4b_cap}",
+        "W4b.6": "amb atenció, en {w4b_reach_attention_max} passos com a molt; sense, a L = {w4b_l_max}, hi arriben "
+        "{w4b_plain_reached} en {w4b_cap} passos",
+        "W4b.7": "diferència de {w4b_long_gap} ({w4b_long_gap_seeds} segons la llavor); sense atenció, guanyaven "
+        "{w4b_still_bottleneck} i {w4b_still_reversed} del pas {w4b_still_from} al final",
         "W4b.8": "coll d'ampolla entrenat llarg a L = {w4b_l_max}: {w4b_greedy_first} → {w4b_greedy_last} amb els "
         "seus símbols, {w4b_forced_first} → {w4b_forced_last} amb els correctes",
     }

@@ -48,7 +48,7 @@ def plot_length(n: dict[str, str], names: dict[str, str], chance: float, longest
         for seeds in acc.T:
             ax.plot(long.lengths, seeds, ".", color=COLORS[arm], alpha=0.4, ms=4)
     ax.plot([], [], "--", color=GREY, label=f"en {n['w4b_steps']} passos")
-    ax.plot([], [], "-", color=GREY, label=f"fins que deixa de millorar ({n['w4b_cap']} com a molt)")
+    ax.plot([], [], "-", color=GREY, label=f"entrenament llarg ({n['w4b_cap']} com a molt)")
     ax.axhline(chance, color=GREY, lw=0.8, ls=":")
     ax.annotate(
         f"atzar, {n['w4b_chance']}", (longest, chance), textcoords="offset points", xytext=(0, 4),
@@ -96,7 +96,9 @@ def plot_position(n: dict[str, str], names: dict[str, str], chance: float, longe
     axes[0].plot([], [], "--", color=GREY, label="amb els correctes")
     axes[0].set(ylim=(0, 1.05), ylabel="encert a la posició t")
     axes[0].yaxis.set_major_formatter(lambda y, _p: fmt.percent(y, 0))
-    axes[0].legend(loc="lower left", fontsize=SMALL)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=SMALL, frameon=False)
+    fig.subplots_adjust(bottom=0.3)  # the legend below the panels, off the curves
     return fig
 
 
