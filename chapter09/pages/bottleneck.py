@@ -266,7 +266,7 @@ def _claims(n: dict) -> tuple[Claim, ...]:
             "performance of RNNencdec dramatically drops as the length of the sentences increases» i «RNNsearch-50, "
             "especially, shows no performance deterioration even with sentences of length 50 or more»; Sutskever "
             "et al. (2014), amb {w3_sut_d} nombres per frase i la frase invertida, «the LSTM did not have "
-            "difficulty on long sentences»; Cho et al. (2014, «On the Properties of Neural Machine Translation»), "
+            "difficulty on long sentences»; Cho et al. (2014b, «On the Properties of Neural Machine Translation»), "
             "«its performance degrades rapidly as the length "
             "of the sentence and the number of unknown words increase»: la longitud i les paraules desconegudes, "
             "barrejades.",
