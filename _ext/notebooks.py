@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import nbformat
-from bibliography import surnames
+from bibliography import AuthorYearLabels, AuthorYearOrder, surnames
 from myst_nb.core.read import read_myst_markdown_notebook
 
 from execution import is_notebook_page
@@ -52,10 +52,13 @@ def is_notebook(app, pagename: str) -> bool:
 
 @lru_cache(maxsize=4)
 def citations(bibfile: Path) -> dict[str, tuple[str, str]]:
-    """Key → (authors as a citation names them, year), from the book's BibTeX file."""
+    """Key → (authors as a citation names them, year as the book's list labels it: «2014a»), from the
+    book's BibTeX file, labelled by the bibliography's own style (every entry of the file is cited)."""
     from pybtex.database import parse_file
 
-    return {key: (surnames(e), e.fields.get("year", "")) for key, e in parse_file(str(bibfile)).entries.items()}
+    entries = sorted(parse_file(str(bibfile)).entries.values(), key=AuthorYearOrder().sorting_key)
+    labels = AuthorYearLabels().format_labels(entries)
+    return {e.key: (surnames(e), label.rsplit(", ", 1)[1]) for e, label in zip(entries, labels, strict=True)}
 
 
 # --- MyST to plain Markdown ---------------------------------------------------------------------

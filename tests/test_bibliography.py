@@ -81,3 +81,16 @@ def test_every_name_in_the_bib_reads_as_bibtex_means_it(entry):
     for person in entry.persons.get("author", []):
         assert not LINEAGES & set(person.first_names + person.middle_names), f"{entry.key}: {person}"
         assert not set(person.lineage_names) - LINEAGES, f"{entry.key}: {person}"
+
+
+def test_a_downloaded_notebook_cites_the_year_the_list_labels(tmp_path):
+    """The notebook's plain «(Cho et al., 2014a)» carries the list's letter, as the book's citations do."""
+    import notebooks
+
+    bibfile = tmp_path / "refs.bib"
+    bibfile.write_text(TWO_OF_A_YEAR, encoding="utf-8")
+    cited = notebooks.citations(bibfile)
+    labels = {key: label for key, (label, _) in listed(TWO_OF_A_YEAR).items()}
+    for key in ("phrases", "properties", "hillis1986"):
+        assert f"{cited[key][0]}, {cited[key][1]}" == labels[key]
+    assert notebooks.plain_roles("{cite:p}`properties`", {}, cited) == "(Cho et al., 2014b)"
