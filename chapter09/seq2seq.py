@@ -216,7 +216,8 @@ def sampling_error(per_string: np.ndarray) -> float:
 def train_many(runs: tuple, length: int, steps: int, until_flat: bool = False) -> tuple[Trained, ...]:
     """Train the models ``runs`` = ((arm, seed), …) side by side, each on its seed's stream, and copy the
     held-out strings at every checkpoint up to ``steps``; with ``until_flat``, a model stops where its
-    accuracy no longer improves (the module's docstring).  Nothing mixes the models."""
+    accuracy on its validation strings no longer improves, keeping its best checkpoint (the module's docstring, (4)).
+    Nothing mixes the models."""
     attending = np.array([arm == "attention" for arm, _ in runs])
     thetas = np.stack([init(streams(seed)[0], arm == "attention") for arm, seed in runs])
     firsts, seconds, powers = np.zeros_like(thetas), np.zeros_like(thetas), np.ones((len(runs), 2))
@@ -316,7 +317,8 @@ def train(arm: str, length: int, seed: int = 0, steps: int = STEPS) -> Trained:
     length : int, 4 … 20
         Symbols per string (input and output).
     seed : int, 0 … 2**63 - 1
-        Seed of the initial weights, the training stream and the test strings (three streams).
+        Seed of the initial weights, the test strings, the training stream and the validation strings (four
+        streams).
     steps : int, 1 … 5000
         Adam steps, one mini-batch of 32 strings each.
 

@@ -216,7 +216,8 @@ def sweep(arms=ARMS, lengths=LENGTHS, seeds=SEEDS, steps: int = STEPS, until_fla
     steps : int, 1 … 5000
         Adam steps per training (with ``until_flat``, the most).
     until_flat : bool
-        Stop each model where its accuracy no longer improves (:mod:`chapter09.seq2seq`).
+        Stop each model where its accuracy on its validation strings no longer improves, keeping its best
+        checkpoint (:mod:`chapter09.seq2seq`, rule (4)).
 
     Returns
     -------
@@ -284,7 +285,7 @@ def at_budget(trained: Trained, steps: int = STEPS) -> Trained:
 
 
 def page_long() -> Sweep:
-    """The page's long budget: every arm and seed at LONG_LENGTHS, until each stops improving."""
+    """The page's long budget: every arm and seed at LONG_LENGTHS, until each stops improving (or the cap)."""
     return sweep(lengths=LONG_LENGTHS, steps=CAP, until_flat=True)
 
 

@@ -75,7 +75,9 @@ def _distinct(rng: np.random.Generator, n: int, length: int, excluded: np.ndarra
     in passes over it, each a new random order of the whole pool."""
     total = V**length
     if total <= ENUMERATED:
-        pool = np.setdiff1d(np.arange(total, dtype=np.int64), excluded)
+        allowed = np.ones(total, bool)
+        allowed[excluded] = False
+        pool = np.flatnonzero(allowed)  # in increasing order, as a sorted difference of sets would give it
         passes = -(-n // len(pool))
         return np.concatenate([rng.permutation(pool) for _ in range(passes)])[:n]
     drawn = rng.integers(0, total, n, dtype=np.int64)
