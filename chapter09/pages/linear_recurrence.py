@@ -305,10 +305,10 @@ def _numbers_exercises() -> dict[str, str]:
 def _alt_texts(n: dict) -> dict[str, str]:
     """The figures' text alternatives (``:alt:`` of each figure): what is drawn, its range, what it shows."""
     work = (
-        f"Profunditat i treball segons L, en escala logarítmica: el bucle fa L passos seguits; a L = {n['w8_L']}, "
-        f"l’escaneig de Hillis i Steele fa {n['w8_rounds']} rondes i {n['w8_combines']} composicions, "
-        f"{n['w8_work_ratio']} vegades el treball del bucle, i el de Blelloch, {n['w8_tree_rounds']} rondes i "
-        f"{n['w8_tree_combines']} composicions, {n['w8_tree_ratio']} vegades."
+        f"Profunditat i treball segons L, en escala logarítmica: el bucle fa L passos; a L = {n['w8_L']}, "
+        f"l’escaneig de Hillis i Steele fa {n['w8_rounds']} rondes i {n['w8_combines']} composicions "
+        f"({n['w8_work_ratio']} vegades el bucle) i el de Blelloch, {n['w8_tree_rounds']} rondes i "
+        f"{n['w8_tree_combines']} ({n['w8_tree_ratio']} vegades)."
     )
     gradient = (
         f"Logaritme del gradient de l’últim estat respecte del de k passos enrere, de 0 a {n['w8_L']}, mitjana de "
@@ -319,8 +319,7 @@ def _alt_texts(n: dict) -> dict[str, str]:
         f"Memòria en inferència segons el context, en escala logarítmica: a {n['w8_L_long']} tokens, "
         f"{n['w8_opt_long']} l’OPT-13B, {n['w8_llama_long']} Llama-3.1-8B, {n['w8_deepseek_long']} DeepSeek-V3, "
         f"{n['w8_qwen_long']} Qwen3-Next i {n['w8_mistral_long']} Mistral-7B-v0.1, que s’atura a "
-        f"{n['w8_mistral_window']} tokens; l’OPT-13B i Mistral-7B-v0.1 no admeten contextos tan llargs, i per a "
-        f"ells la corba només en mostra el ritme de creixement."
+        f"{n['w8_mistral_window']} tokens."
     )
     return {"w8_fig_work_alt": work, "w8_fig_gradient_alt": gradient, "w8_fig_memory_alt": memory}
 

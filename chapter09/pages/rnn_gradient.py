@@ -283,10 +283,10 @@ def _alt_texts(n: dict[str, str]) -> dict[str, str]:
     d2 = fmt.decimal
     return {
         "w1_fig_default_alt": (
-            f"Norma del gradient per pas enrere, en escala logarítmica: els punts "
+            f"Norma del gradient per pas enrere (escala logarítmica): els punts "
             f"{_go(end)} {fmt.de(start)} a {ends['w1_']}; la recta ajustada, de pendent {n['w1_meas']} per pas, "
-            f"es multiplica per {n['w1_growth']} en {n['w1_T']} passos; l’estimació dona {n['w1_pred']} i el "
-            f"pendent de la fita de Pascanu, {n['w1_bound']}, queda per sobre."
+            f"es multiplica per {n['w1_growth']} en {n['w1_T']} passos; l’estimació, {n['w1_pred']}; el "
+            f"pendent de la fita de Pascanu, {n['w1_bound']}, per sobre."
         ),
         "w1_fig_sweep_alt": (
             f"Pendent per pas segons el radi ρ de Wₕₕ ({d2(sweep_1.spectral_radius.min())} a "
