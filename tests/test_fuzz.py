@@ -85,6 +85,11 @@ NON_FINITE = {
     ),
     "chapter09.lstm_gradient.simulate": ({-INF}, "log_whole and log_cell of a gradient that vanished exactly"),
     "chapter09.lstm_gradient.stack_gradient": ({-INF}, "log_norms of a gradient that vanished exactly"),
+    "chapter09.seq2seq.train": (
+        {NAN},
+        "curve_valid and valid_error where the validation strings were not copied (every short training's checkpoints)",
+    ),
+    "chapter09.seq2seq_sweep.sweep": ({NAN}, "its models' curve_valid and valid_error, as seq2seq.train's"),
     "chapter09.portable.exp": ({INF, NAN}, "eˣ overflows to ∞ above ln(2¹⁰²⁴); NaN in, NaN out"),
     "chapter09.portable.log": ({-INF, INF, NAN}, "ln 0 = −∞, ln ∞ = ∞, NaN for a negative x or NaN"),
     "chapter09.portable.tanh": ({NAN}, "NaN in, NaN out (±inf give ±1)"),
