@@ -238,7 +238,7 @@ def _claims(n: dict[str, str]) -> tuple[Claim, ...]:
             "{w7_swiglu_gap}",
             **judge(_rounding_gap, g.swiglu_gap),
             robustness="2⁻⁵³ en {w7_gap_53_share__el}, 2⁻⁵² en {w7_gap_52_share__el}, menys en "
-            "{w7_gap_smaller_share__el}, més en {w7_gap_larger_share__el} (com a molt {w7_gap_max}); a un float de "
+            "{w7_gap_smaller_share__el}, més en {w7_gap_larger_share__el} (com a molt {w7_gap_max}); a un ulp de "
             "la referència en {w7_ulp1_share__el}, a dos en {w7_ulp2_share__el}",
         ),
         Claim(
