@@ -6,6 +6,9 @@ text drawn in it, each series by its name, its colour and style, its size and th
 values to four significant digits (machine-independent: the book's numbers are the same bits
 everywhere, and four digits are far from a rounding step).  A widget's plot is a dictionary
 (``controls()``'s states): its labels and the digest of each state's series.
+
+A figure's drawing for a phone (``plots.narrow``) lays the same panels out anew; without its layout
+(``layout=False``: no axis names or ticks, no colorbars) it shows what the wide one shows.
 """
 
 from __future__ import annotations
@@ -34,12 +37,14 @@ def digest(a) -> str:
     return f"{flat.size} values, {span}, #{hashlib.sha256(text.encode()).hexdigest()[:10]}"
 
 
-def _axis(ax, name: str) -> str:
-    """One axis: its name, scale, limits and tick labels."""
+def _axis(ax, name: str, layout: bool = True) -> str:
+    """One axis: its name, scale, limits and tick labels (without ``layout``: its scale and limits)."""
     low, high = getattr(ax, f"get_{name}lim")()
+    scale = getattr(ax, f"get_{name}scale")()
+    if not layout:
+        return f"{name} {scale} [{low:.{DIGITS}g}, {high:.{DIGITS}g}]"
     ticks = [t.get_text() for t in getattr(ax, f"get_{name}ticklabels")() if t.get_text()]
     label = getattr(ax, f"get_{name}label")()
-    scale = getattr(ax, f"get_{name}scale")()
     return f"{name} {label!r} {scale} [{low:.{DIGITS}g}, {high:.{DIGITS}g}] ticks {ticks}"
 
 
@@ -49,9 +54,9 @@ def _name(artist) -> str:
     return "" if label.startswith("_") else label
 
 
-def _panel(ax) -> list[str]:
+def _panel(ax, layout: bool = True) -> list[str]:
     """One panel: its title and axes, then what is drawn in it."""
-    lines = [f"panel {ax.get_title()!r}", "  " + _axis(ax, "x"), "  " + _axis(ax, "y")]
+    lines = [f"panel {ax.get_title()!r}", "  " + _axis(ax, "x", layout), "  " + _axis(ax, "y", layout)]
     for line in ax.lines:
         x, y = line.get_data()
         style = f"{to_hex(line.get_color())} {line.get_linestyle()} {line.get_marker()}"
@@ -76,18 +81,24 @@ def _panel(ax) -> list[str]:
         lines.append(f"  text {text.get_text()!r} at {values(text.get_position())}")
     legend = ax.get_legend()
     if legend is not None:
-        lines.append(f"  legend {[t.get_text() for t in legend.get_texts()]}")
+        lines.append(f"  legend {_labels(legend, layout)}")
     return lines
 
 
-def figure_lines(fig) -> list[str]:
-    """Everything a figure shows, one line per thing drawn (the figure is drawn first: tick labels exist then)."""
+def figure_lines(fig, layout: bool = True) -> list[str]:
+    """Everything a figure shows, one line per thing drawn (the figure is drawn first: tick labels exist then);
+    without ``layout``, what its panels draw only (no axis names or ticks, no colorbars)."""
     fig.canvas.draw()
     lines = [f"figure {fig.get_suptitle()!r} x {fig.get_supxlabel()!r} y {fig.get_supylabel()!r}"]
     for ax in fig.axes:
-        if ax.get_visible():
-            lines += _panel(ax)
-    return lines
+        if ax.get_visible() and (layout or not hasattr(ax, "_colorbar")):
+            lines += _panel(ax, layout)
+    return lines + [f"legend {_labels(legend, layout)}" for legend in fig.legends]
+
+
+def _labels(legend, layout: bool = True) -> list[str]:
+    """A legend's labels (without ``layout``, each on one line)."""
+    return [t.get_text() if layout else " ".join(t.get_text().split()) for t in legend.get_texts()]
 
 
 def plot_lines(spec: dict) -> dict[str, str]:
