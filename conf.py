@@ -83,7 +83,7 @@ html_context = {"default_mode": "light"}  # pydata reads it here; empty, it logs
 html_search_language = "ca"
 html_static_path = ["book/_static"]
 html_js_files = ["ch09-sphinx-ca.js", "ch09-widgets.js"]
-html_css_files = ["ch09-widgets.css"]
+html_css_files = ["ch09-widgets.css", "ch09-figures.css"]
 # Formulas as MathML written at build time (_ext/mathml.py): browsers draw them, screen readers
 # read them, and no script is loaded for them.
 html_math_renderer = "mathml"

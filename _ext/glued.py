@@ -5,6 +5,9 @@ myst-nb writes what each executed page glued beside the output, for its cross-do
 
 * each ``{glue:figure}`` whose ``:alt:`` is ``{key}`` gets the sentence its page glued under
   ``key`` (computed from the figure's data); without execution its caption stands in;
+* each glued figure with a drawing for a phone (``chapter09.book.NARROW``) is, in HTML, a
+  ``<picture>``: a screen too narrow for the figure at its own size gets that drawing (its
+  ``<source>``), any other screen, and paper, the figure; other builders keep the figure alone;
 * the claims page's tables (``{registry} claims``, ``corrections``, ``typographic``) are filled,
   when it is written, with the rows each widget page published as it ran: it recomputes nothing;
 * ``{widget-pages}`` is the toctree of the widget pages of ``chapter09.widgets.WIDGETS``;
@@ -15,8 +18,15 @@ myst-nb writes what each executed page glued beside the output, for its cross-do
 from __future__ import annotations
 
 import ast
+import hashlib
+import html
 import json
+import math
+import os
+import posixpath
 import re
+import urllib.parse
+from pathlib import Path
 
 from docutils import nodes
 from docutils.statemachine import StringList
@@ -26,6 +36,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+from chapter09.book import NARROW
 from chapter09.claims import HEADERS, PUBLISHED
 from chapter09.fmt import typographic
 from chapter09.widgets import CLAIMS_PAGE, WIDGETS
@@ -73,6 +84,86 @@ def fill_alt_texts(app, doctree) -> None:
         logger.warning(f"a figure's :alt: names {{{key}}}, which the page does not glue", location=node)
 
     substitute(doctree, glued(app.env, app.env.docname), warn)
+
+
+# --- a figure's drawing for a phone ---------------------------------------------------------------
+# A screen no wider than the figure plus the page's margins gets the narrow drawing: at 390 px the
+# article's box is 358 px, the screen less MARGIN (the theme's padding, below its sidebar's width).
+MARGIN = 48  # CSS px
+SVG_WIDTH = re.compile(r'<svg[^>]*\swidth="([\d.]+)pt"')
+
+
+class picture(nodes.General, nodes.Element):
+    """A figure's drawings, one per screen: ``<picture>`` in HTML."""
+
+
+class narrow_source(nodes.image):
+    """The drawing for narrow screens, a ``<source>`` of its ``<picture>`` (an image to Sphinx, which
+    then copies its file like any figure's)."""
+
+
+def svg_file(svg: str) -> str:
+    """The name myst-nb gives the file of a glued SVG (its bytes' digest)."""
+    return hashlib.sha256(os.linesep.join(svg.splitlines()).encode("utf-8")).hexdigest() + ".svg"
+
+
+def narrow_drawings(env, docname: str) -> dict[str, tuple[str, str]]:
+    """The page's glued figures that have a narrow drawing: the wide SVG's file name → (its narrow
+    SVG, the media query of the screens that get it)."""
+    data = read_glue_cache(env.mystnb_config.output_folder, docname)
+    out = {}
+    for key, output in data.items():
+        wide = output.get("data", {}).get("image/svg+xml")
+        narrow = data.get(key + NARROW, {}).get("data", {}).get("image/svg+xml")
+        if wide and narrow:
+            width = math.ceil(float(SVG_WIDTH.search(wide)[1]) * 4 / 3)  # pt → CSS px
+            out[svg_file(wide)] = (narrow, f"screen and (max-width: {width + MARGIN}px)")
+    return out
+
+
+def add_narrow_drawings(app, doctree) -> None:
+    """doctree-read, before Sphinx collects the page's images: each glued figure that has a narrow
+    drawing becomes a picture of the two (the narrow one written beside the figure's file)."""
+    drawings = narrow_drawings(app.env, app.env.docname) if doctree.next_node(nodes.figure) else {}
+    for image in list(doctree.findall(nodes.image)):
+        if isinstance(image, narrow_source) or Path(image["uri"]).name not in drawings:
+            continue
+        svg, media = drawings[Path(image["uri"]).name]
+        path = Path(app.env.mystnb_config.output_folder) / svg_file(svg)
+        if not path.exists():
+            path.write_text(os.linesep.join(svg.splitlines()), encoding="utf-8")
+        uri = "/" + os.path.relpath(path.resolve(), app.srcdir)
+        drawings_of_one_figure = picture("", narrow_source(uri=uri, media=media))
+        image.replace_self(drawings_of_one_figure)
+        drawings_of_one_figure += image
+
+
+class KeepFiguresOnly(SphinxPostTransform):
+    """A builder that is not HTML (the PDF's) keeps the figure of each picture alone."""
+
+    default_priority = 5  # before the SVG is converted (ImageConverter, 10)
+
+    def run(self, **kwargs):
+        if self.app.builder.format == "html":
+            return
+        for node in list(self.document.findall(picture)):
+            node.replace_self([child for child in node.children if not isinstance(child, narrow_source)])
+
+
+def visit_picture_html(self, node) -> None:
+    self.body.append("<picture>")
+
+
+def depart_picture_html(self, node) -> None:
+    self.body.append("</picture>")
+
+
+def visit_source_html(self, node) -> None:
+    uri = node["uri"]
+    if uri in self.builder.images:  # where the builder copied it, as Sphinx writes an <img>'s src
+        uri = posixpath.join(self.builder.imgpath, urllib.parse.quote(self.builder.images[uri]))
+    self.body.append(f'<source media="{html.escape(node["media"])}" srcset="{html.escape(uri)}">')
+    raise nodes.SkipNode
 
 
 class registry_table(nodes.General, nodes.Element):
@@ -175,6 +266,10 @@ def setup(app):
     app.add_directive("registry", RegistryTable)
     app.add_directive("widget-pages", WidgetPages)
     app.add_post_transform(FillRegistry)
+    app.add_node(picture, html=(visit_picture_html, depart_picture_html))
+    app.add_node(narrow_source, html=(visit_source_html, None))
+    app.add_post_transform(KeepFiguresOnly)
+    app.connect("doctree-read", add_narrow_drawings, priority=400)  # before Sphinx's ImageCollector (500)
     app.connect("doctree-read", fill_alt_texts)
     app.connect("env-before-read-docs", lambda app, env, docnames: READ.update(docnames))
     app.connect("env-updated", claims_page_when_a_widget_page_was_read)

@@ -88,9 +88,13 @@ def glue_numbers(numbers: dict) -> None:
         glue(key, text, display=False)
 
 
+NARROW = "__narrow"  # a figure's drawing for a phone is glued under the figure's key and this
+
+
 def glue_figure(key: str, fig) -> None:
-    """Glue a figure for ``{glue:figure}`` so the cell itself shows nothing
-    (in a downloaded notebook without myst-nb, show it)."""
+    """Glue a figure for ``{glue:figure}`` so the cell itself shows nothing, and under ``key + NARROW``
+    its drawing for a phone (``plots.narrow``), which ``_ext/glued.py`` serves a narrow screen in
+    its place (in a downloaded notebook without myst-nb, show the figure)."""
     glue = _glue()
     if glue is None:
         from IPython.display import display
@@ -98,6 +102,7 @@ def glue_figure(key: str, fig) -> None:
         display(fig)
     else:
         glue(key, fig, display=False)
+        glue(key + NARROW, plots.narrow(fig), display=False)
 
 
 def markdown_table(header: list[str], rows: list[list[str]]):

@@ -54,12 +54,13 @@ def page():
 
 
 def test_the_books_cells_glue_every_number_figure_and_the_registry_and_write_the_widget(page):
-    from chapter09 import claims
+    from chapter09 import book, claims
 
     shown = run(hidden_cells(PAGE))
     glued = [o.metadata.get("scrapbook", {}).get("name") for o in shown]
     readout = page.readout()
-    expected = {*readout.numbers, *readout.forms(), claims.PUBLISHED, *page.figures()}
+    figures = {*page.figures(), *(key + book.NARROW for key in page.figures())}  # each also drawn for a phone
+    expected = {*readout.numbers, *readout.forms(), claims.PUBLISHED, *figures}
     assert set(glued) - {None} == expected and len(glued) - glued.count(None) == len(expected)
     widget = [o for o in shown if "text/html" in o.data]
     assert len(widget) == 1 and 'class="ch09-widget"' in widget[0].data["text/html"]
