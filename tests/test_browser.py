@@ -293,27 +293,57 @@ def test_without_javascript_each_widget_shows_its_default_readout(built_book):
         assert static is not None and "Lectura" in static.get_text(), w
 
 
-@pytest.mark.parametrize("name", sorted(set(WIDGET_PAGE.values())))
-def test_static_figures_keep_their_text_readable_on_a_phone(open_as, name):
-    """On a 390 px screen a figure is shown at its own size (its smallest text, 8,5 pt, is then
-    11,3 px) and, when it does not fit, starts at its left edge, says above it that it scrolls and
-    is focusable from the keyboard; a display equation too wide starts at its left edge as well."""
-    page = open_as(name, "light", 390)
-    page.wait_for_timeout(300)
-    for figure in page.locator(".bd-article figure:has(img)").all():
-        scale = figure.locator("img").evaluate("(img) => img.getBoundingClientRect().width / img.naturalWidth")
-        assert scale >= 0.99, f"{name}: a figure shrunk to {scale:.2f} of its size"
-        if figure.evaluate("(f) => f.scrollWidth > f.clientWidth + 1"):
-            assert figure.get_attribute("tabindex") == "0" and "figura desplaçable" in figure.get_attribute(
-                "aria-label"
-            )
-            hint = figure.evaluate("(f) => getComputedStyle(f, '::before').content")
-            assert "llisca" in hint, f"{name}: a figure wider than the screen does not say it scrolls"
-    for box in page.locator(".bd-article figure:has(img), .bd-article div.math:has(math)").all():
+FIGURES = """() => [...document.querySelectorAll('.bd-article figure:has(img)')].map((f) => {
+  const img = f.querySelector('img'), shown = img.getBoundingClientRect(), box = f.getBoundingClientRect();
+  const source = f.querySelector('picture > source');
+  return {left: shown.left - box.left, right: box.right - shown.right, scale: shown.width / img.naturalWidth,
+          width: Math.round(shown.width), box: Math.round(box.width), wide: img.currentSrc === img.src,
+          narrow: source !== null && img.currentSrc === new URL(source.srcset, document.baseURI).href,
+          hint: getComputedStyle(f, '::before').content};
+})"""
+
+
+def figures_as_shown(page) -> list[dict]:
+    """Each figure of the page once its drawings are loaded: where its image stands in its box, at
+    what scale of its own size, and which drawing the page chose (``wide``, ``narrow``)."""
+    page.wait_for_function("[...document.images].every((i) => i.complete)")
+    return page.evaluate(FIGURES)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("name", PAGES)
+def test_no_figure_is_wider_than_its_box_on_a_phone(open_as, name, scheme):
+    """At 390 px each figure is whole inside its box and at its own size, so that its smallest text
+    (8,5 pt) stays 11,3 px: the page serves the figure's narrow drawing (``_ext/glued.py``), nothing
+    scrolls sideways and nothing says it does; a display equation too wide starts at its left edge."""
+    page = open_as(name, scheme, 390)
+    shown = figures_as_shown(page)
+    for i, f in enumerate(shown, 1):
+        where = f"{name} in {scheme}, figure {i} of the page"
+        assert f["narrow"], f"{where}: a phone gets the wide drawing"
+        assert f["left"] >= -0.5 and f["right"] >= -0.5, f"{where}: {f['width']} px in a box of {f['box']} px"
+        assert f["scale"] >= 0.99, f"{where}: shrunk to {f['scale']:.2f} of its size"
+        assert f["hint"] in ("none", "normal"), f"{where}: says {f['hint']}"
+    if shown:
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, f"{name}: the page scrolls sideways"
+    for box in page.locator(".bd-article div.math:has(math)").all():
         start = box.evaluate(
-            "(b) => b.querySelector('img, math').getBoundingClientRect().left - b.getBoundingClientRect().left"
+            "(b) => b.querySelector('math').getBoundingClientRect().left - b.getBoundingClientRect().left"
         )
-        assert start >= -0.5, f"{name}: content starts {-start:.0f} px left of its box, where nothing scrolls to"
+        assert start >= -0.5, f"{name}: a formula starts {-start:.0f} px left of its box, where nothing scrolls to"
+
+
+def test_a_wide_screen_and_paper_get_the_wide_drawing(open_as):
+    """The narrow drawing is a phone's only: a laptop's screen shows each figure as drawn, and so
+    does a page printed from a phone (as the PDF does)."""
+    name = WIDGET_PAGE["w1"]
+    assert all(f["wide"] for f in figures_as_shown(open_as(name, "light", 1280)))
+    phone = open_as(name, "dark", 390)
+    assert not any(f["wide"] for f in figures_as_shown(phone))
+    phone.emulate_media(media="print")
+    phone.wait_for_function("[...document.querySelectorAll('figure img')].some((i) => i.currentSrc === i.src)")
+    shown = figures_as_shown(phone)
+    assert shown and all(f["wide"] for f in shown), "printed from a phone, a figure keeps its narrow drawing"
 
 
 def test_widgets_print_black_on_white_from_dark_mode(open_as):
