@@ -114,3 +114,6 @@ def test_every_figure_of_the_built_book_is_described_by_its_data(built_book, w):
         alt = img.get("alt", "")
         assert not check_alt(alt), f"{w.page}, {key}: {check_alt(alt)}: {alt!r}"
         assert alt == w.numbers[alt_key], f"{w.page}, {key}: the alt is not the glued {alt_key}"
+        # its drawing for a phone is a <source> of the same <picture>: one image, one text, either drawing
+        sources = img.parent.find_all("source") if img.parent.name == "picture" else []
+        assert len(sources) == 1 and (built_book / sources[0]["srcset"]).is_file(), f"{w.page}, {key}: no phone drawing"

@@ -3,6 +3,7 @@
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -84,6 +85,29 @@ def test_figures_are_vector(registry, built_pdf):
         (__import__("conftest").BOOK / f"{w.page}.md").read_text().count("{glue:figure}") for w in registry
     )
     assert not list(built_pdf.parent.glob("*.png")), "a raster figure reached the PDF"
+
+
+def drawings(built_book) -> tuple[set, set]:
+    """The names of the figures' drawings in the HTML book: the wide ones (each ``<img>``) and those
+    for a phone (each ``<source>`` of their ``<picture>``)."""
+    from bs4 import BeautifulSoup
+
+    wide, narrow = set(), set()
+    for page in {w.page for w in WIDGETS}:
+        soup = BeautifulSoup((built_book / f"{page}.html").read_text(encoding="utf-8"), "html.parser")
+        for picture in soup.select("article figure picture"):
+            wide.add(Path(picture.img["src"]).stem)
+            narrow.update(Path(source["srcset"]).stem for source in picture.find_all("source"))
+    return wide, narrow
+
+
+def test_the_pdf_draws_each_figure_as_a_wide_screen_shows_it(built_book, built_pdf):
+    """A figure's drawing for a phone is the HTML's alone: the PDF includes the wide drawings, all of them."""
+    wide, narrow = drawings(built_book)
+    tex = built_pdf.with_suffix(".tex").read_text(encoding="utf-8")
+    included = set(re.findall(r"\\sphinxincludegraphics(?:\[[^]]*\])?\{\{?([0-9a-f]{64})\}", tex))
+    assert wide and len(narrow) == len(wide), "each figure of the HTML book has its drawing for a phone"
+    assert included == wide, f"in the PDF, not the wide drawing: {sorted(included - wide)}"
 
 
 def test_pdf_is_set_the_catalan_way(built_pdf):
