@@ -82,7 +82,7 @@ def use_book_style() -> None:
 
     shell = get_ipython()
     if shell is not None:  # matplotlib-inline's SVG, with its coordinates to the hundredth of a point
-        shell.display_formatter.formatters["image/svg+xml"].for_type(Figure, _svg)
+        shell.display_formatter.formatters["image/svg+xml"].for_type(Figure, as_svg)
 
 
 # Coordinates in an SVG's geometry attributes (not its transforms, whose scales are exact)
@@ -105,7 +105,8 @@ def compact_svg(svg: str) -> str:
     return GEOMETRY.sub(lambda m: m.group(1) + LONG_DECIMAL.sub(rounded, m.group(2)) + '"', svg)
 
 
-def _svg(fig: Figure) -> str:
+def as_svg(fig: Figure) -> str:
+    """The figure as the book writes it: an SVG, cut to its drawing, with short numbers."""
     out = io.StringIO()
     fig.savefig(out, format="svg", bbox_inches="tight")
     return compact_svg(out.getvalue())
@@ -251,7 +252,7 @@ def narrow(fig: Figure) -> Figure:
     return fig
 
 
-def _panels(fig: Figure) -> list:
+def reading_order(fig: Figure) -> list:
     """The figure's visible axes that are not colorbars, in reading order (by rows, then columns)."""
     panels = [ax for ax in fig.axes if ax.get_visible() and not hasattr(ax, "_colorbar")]
 
@@ -267,7 +268,7 @@ def _stack(fig: Figure) -> tuple[list, list[float]]:
     """The panels one under another, and the height in inches each one's plotting area gets
     (PANEL_HEIGHT; a column keeps its rows' proportions).  A panel without a y label takes its row's
     (a shared axis named once, on the left); tick labels a shared axis hid are shown again."""
-    panels = _panels(fig)
+    panels = reading_order(fig)
     grids = {ax.get_subplotspec().get_gridspec() for ax in panels if ax.get_subplotspec() is not None}
     grid = next(iter(grids)) if len(grids) == 1 else None
     if grid is not None and grid.ncols == 1 and grid.nrows == len(panels):  # a column already

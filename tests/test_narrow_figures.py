@@ -22,7 +22,7 @@ WIDTH = re.compile(r'<svg[^>]*\swidth="([\d.]+)pt"')
 
 def svg_width(fig) -> float:
     """The figure's width as the page shows it, in CSS px (the SVG's points, 96 px to 72 pt)."""
-    return float(WIDTH.search(plots._svg(fig))[1]) * 4 / 3
+    return float(WIDTH.search(plots.as_svg(fig))[1]) * 4 / 3
 
 
 def problems(wide, narrow) -> list[str]:
@@ -35,7 +35,7 @@ def problems(wide, narrow) -> list[str]:
         found.append(f"text of {small[0]} pt")
     if drawn.figure_lines(narrow, layout=False) != drawn.figure_lines(wide, layout=False):
         found.append("other data")
-    panels = sorted((ax.get_position() for ax in plots._panels(narrow)), key=lambda p: -p.y1)
+    panels = sorted((ax.get_position() for ax in plots.reading_order(narrow)), key=lambda p: -p.y1)
     if any(below.y1 > above.y0 + 1e-6 for above, below in itertools.pairwise(panels)):
         found.append("panels side by side")
     return found
@@ -52,9 +52,9 @@ def figures(request):
 
 def test_every_figure_has_a_drawing_for_a_phone(figures):
     for key, fig in figures.items():
-        before = plots._svg(fig)
+        before = plots.as_svg(fig)
         assert problems(fig, plots.narrow(fig)) == [], key
-        assert plots._svg(fig) == before, f"{key}: drawing it for a phone changed the figure itself"
+        assert plots.as_svg(fig) == before, f"{key}: drawing it for a phone changed the figure itself"
 
 
 def row_of_panels(label: str) -> Figure:

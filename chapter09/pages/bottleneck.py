@@ -233,13 +233,6 @@ def _alt_texts(n: dict) -> dict[str, str]:
 # --- the claims and their corrections -----------------------------------------------------------
 
 
-def _title(page: str) -> str:
-    """A page's title, as the book's contents name it: a page is referred to by its title, not its number."""
-    from ..widgets import WIDGETS
-
-    return next(w.title for w in WIDGETS if w.page == page)
-
-
 def _claims(n: dict) -> tuple[Claim, ...]:
     """The author's statements W3.1 … W3.3, each judged on the numbers it speaks of."""
     b, tiny, used = w3.bottleneck(), w3.pigeonhole(seed=_SEED), w3.codes_used()
@@ -261,7 +254,7 @@ def _claims(n: dict) -> tuple[Claim, ...]:
             "manté «Cap arquitectura no hi pot fer res» perquè, amb aquestes d i q, és aritmètica; amb les mides "
             "del model sense atenció de Bahdanau et al. (2015), d = {w3_real_d} i V = {w3_real_V}, hi caben totes "
             "les frases fins a L = {w3_real_Lmax}, i el que fa perdre qualitat amb la longitud no és aquesta fita "
-            "sinó el que el model aprèn (la pàgina «" + _title("04b-seq2seq") + "» ho mesura). "
+            "sinó el que el model aprèn (ho mesura la pàgina on tres codificadors–descodificadors aprenen a copiar). "
             "Les fonts: Bahdanau et al. (2015, §5.1, sobre la figura 2), «the "
             "performance of RNNencdec dramatically drops as the length of the sentences increases» i «RNNsearch-50, "
             "especially, shows no performance deterioration even with sentences of length 50 or more»; Sutskever "
