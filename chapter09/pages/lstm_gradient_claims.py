@@ -144,8 +144,8 @@ def corrections() -> tuple[Correction, ...]:
             "W2.4",
             "Baixa f a 0,9 i el factor s'hi acosta; posa-la a 1 i queda essencialment a 1.",
             "Baixa f a {w2_f090} i el factor baixa amb ella, però no s'hi acosta (en "
-            "{w2_gap_kept_share__el} de les xarxes): en queda {w2_f090_gated_gap} per sobre, quan a f = {w2_f095} en "
-            "quedava {w2_f095_gated_gap}; posa-la a 1 i queda a {w2_f100_gated_whole} per pas, una mica {w2_one_side} "
+            "{w2_gap_kept_share__el} de les xarxes): en queda {w2_f090_gated_gap} per sobre, igual que a f = {w2_f095} "
+            "({w2_f095_gated_gap}); posa-la a 1 i queda a {w2_f100_gated_whole} per pas, una mica {w2_one_side} "
             "d'1 (en {w2_one_above_share__el} de les xarxes), que en {w2_T} passos multiplica el gradient "
             "per {w2_growth_one}.",
             "La diferència amb f no s'estreny en baixar f: {w2_f095_gated_gap} a f = {w2_f095}, "
