@@ -182,6 +182,7 @@ def parser() -> Parser:
     )
     figures = main.add_subparsers(title="figures", dest="figure", metavar="figura", parser_class=Parser)
     figures.required = True
+    main.figure_parsers = {}  # a figure's own parser: its refusals show its usage line
     for w in WIDGETS:
         defaults = inspect.signature(w.page_module().reading).parameters
         aliases = [w.number, f"w{w.number}"] + [a for a, target in ALIASES.items() if target == w.name]
@@ -189,6 +190,7 @@ def parser() -> Parser:
             w.name, aliases=aliases, help=f"figura {w.number}: {w.title}", description=f"Figura {w.number}: {w.title}."
         )
         sub.widget = w
+        main.figure_parsers[w.name] = sub
         group = sub.add_argument_group("paràmetres (sense cap, els valors per defecte de la pàgina)")
         for option, (text, kind) in w.options.items():
             default = defaults[option].default
@@ -230,12 +232,13 @@ def main(argv: list[str] | None = None) -> int:
     p = parser()
     args = vars(p.parse_args(argv))
     w = widget(args.pop("figure"))
+    own = p.figure_parsers[w.name]
     try:
         print(report(w, args))
     except InvalidParameter as error:
-        p.error(why(error, w))
+        own.error(why(error, w))
     except ValueError as error:  # a combination or a size the figure refuses: its own words
-        p.error(f"aquests valors no es poden calcular ({error})")
+        own.error(f"aquests valors no es poden calcular ({error})")
     return 0
 
 

@@ -282,3 +282,10 @@ def test_every_option_knows_its_allowed_values(name):
         assert re.fullmatch(r"un (enter de|nombre (des de|més gran que)) \S+ (a|fins a|i fins a) \S+", says) or (
             kind is bool and says == "«sí» o «no»"
         ), (option, says)
+
+
+@pytest.mark.parametrize("argv", [["atencio", "--tau", "0,0009999"], ["atencio", "--tau", "abc"]])
+def test_a_refusal_shows_the_figure_s_own_usage(capsys, argv):
+    """A value the figure refuses and one that does not parse end the same way: the figure's usage line."""
+    said = refusal(capsys, argv)
+    assert "ús: python -m chapter09 atencio" in said and "python -m chapter09 atencio: error:" in said
