@@ -117,12 +117,13 @@ def exact(value) -> str:
 
 
 def bounds(error: InvalidParameter) -> str:
-    """The values a widget's validation allows, in Catalan, from its refusal: «un enter de 1 a 16»."""
+    """The values a widget's validation allows, in Catalan, from its refusal: «un enter d’1 a 16» (the
+    «de» elided before a vowel sound, as :func:`chapter09.fmt.de` says it)."""
     lo, hi = exact(error.lo), exact(error.hi)
     if error.kind == "integer":
-        return f"un enter de {lo} a {hi}"
-    start, end = ("més gran que", "i fins a") if error.lo_open else ("des de", "fins a")
-    return f"un nombre {start} {lo} {end} {hi}"
+        return f"un enter {fmt.de(lo)} a {hi}"
+    start = f"més gran que {lo} i" if error.lo_open else f"des {fmt.de(lo)}"
+    return f"un nombre {start} fins a {hi}"
 
 
 def allowed(w: Widget, option: str) -> str:

@@ -179,7 +179,9 @@ def _numbers_how_we_know() -> dict[str, str]:
         "w5_grid_points": fmt.integer(len(lengths)),
         "w5_crossing_sweep": _crossing(crossing),
         "w5_crossing_gap": (  # a zero said in words
-            f"a una distància relativa de {fmt.power_of_ten(gap, 1)} de la de l’àlgebra" if gap else "la de l’àlgebra"
+            f"a una distància relativa {fmt.de(fmt.power_of_ten(gap, 1))} de la de l’àlgebra"
+            if gap
+            else "la de l’àlgebra"
         ),
         "w5_root_neg": fmt.integer(roots[0]),
         "w5_root_zero": fmt.integer(roots[1]),

@@ -181,7 +181,7 @@ def _numbers_the_gradient_an_identity() -> dict[str, str]:
         "w8_slope": _log_text(slope),
         "w8_mean_log_a": _log_text(mean_log),
         "w8_slope_gap": (  # a zero said in words
-            f"la diferència és de {fmt.power_of_ten(gap, 1)}, d’arrodoniment"
+            f"la diferència és {fmt.de(fmt.power_of_ten(gap, 1))}, d’arrodoniment"
             if gap
             else "no difereixen ni en l’últim bit"
         ),

@@ -107,8 +107,8 @@ def claims(judged: dict[str, tuple], longest: int) -> tuple[Claim, ...]:
         "W4b.4": "{w4b_aligned} de les files a L = {w4b_l_short} (mínim {w4b_aligned_min})",
         "W4b.5": "part a l'entrada t: {w4b_own_attention} amb atenció, {w4b_own_bottleneck} sense "
         "(a parts iguals, {w4b_uniform})",
-        "W4b.6": "amb atenció, en {w4b_reach_attention_max} passos com a molt; sense, a L = {w4b_l_max}, hi arriben "
-        "{w4b_plain_reached} en {w4b_cap} passos",
+        "W4b.6": "amb atenció, en {w4b_reach_attention_max} passos com a molt; sense, a L = {w4b_l_max}, els que hi "
+        "arriben en {w4b_cap} passos: {w4b_plain_reached}",
         "W4b.7": "diferència de {w4b_long_gap} ({w4b_long_gap_seeds} segons la llavor); sense atenció, guanyaven "
         "{w4b_still_bottleneck} i {w4b_still_reversed} del pas {w4b_still_from} al final",
         "W4b.8": "coll d'ampolla entrenat llarg a L = {w4b_l_max}: {w4b_greedy_first} → {w4b_greedy_last} amb els "
