@@ -207,7 +207,7 @@ def encode(sentences: np.ndarray, embedding: np.ndarray, q: int) -> np.ndarray:
 
     Parameters
     ----------
-    sentences : array_like of int, shape (n, L), with n·L·d ≤ ENUMERATION_LIMIT
+    sentences : array_like of int, shape (n, L), each 0 … V - 1 (a word of embedding), with n·L·d ≤ ENUMERATION_LIMIT
         Each row a sentence of L word indices, each 0 … V − 1 (V rows of embedding).
     embedding : array_like of float, shape (V, d), finite
         One vector of d components per word.

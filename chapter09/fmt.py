@@ -197,7 +197,7 @@ def integer(n) -> str:
 
     Parameters
     ----------
-    n : int (any integral type, not bool), of at most 300 digits (``INTEGER_DIGITS``), any sign
+    n : int, -10**INTEGER_DIGITS + 1 … 10**INTEGER_DIGITS - 1 (any integral type, not bool: at most 300 digits)
         The integer to write.
 
     Returns

@@ -240,7 +240,7 @@ def loop(a, b, h0=None) -> np.ndarray:
         The gates.
     b : array_like of float, shape like a, magnitude ≤ 1e100
         The inputs.
-    h0 : float, array_like of d floats, or None
+    h0 : float, array_like of float of shape (d,), or None
         The state before the first step (None: zeros).
 
     Returns
@@ -265,7 +265,7 @@ def scan(a, b, h0=None) -> Scan:
         The gates.
     b : array_like of float, shape like a, magnitude ≤ 1e100
         The inputs.
-    h0 : float, array_like of d floats, or None
+    h0 : float, array_like of float of shape (d,), or None
         The state before the first step (None: zeros).
 
     Returns
@@ -301,7 +301,7 @@ def tree_scan(a, b, h0=None) -> Scan:
         The gates.
     b : array_like of float, shape like a, magnitude ≤ 1e100
         The inputs.
-    h0 : float, array_like of d floats, or None
+    h0 : float, array_like of float of shape (d,), or None
         The state before the first step (None: zeros).
 
     Returns

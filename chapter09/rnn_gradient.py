@@ -224,7 +224,7 @@ def verdict(slope, T: int = T):
 
     Parameters
     ----------
-    slope : float or array_like of float, not NaN (±inf allowed)
+    slope : float or array_like of float, any shape, not NaN (±inf allowed)
         The measured slope per step back (natural log), or several.
     T : int, 2 … 10000
         Sequence length, in steps.

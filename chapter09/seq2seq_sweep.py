@@ -245,7 +245,7 @@ def at_budget(trained: Trained, steps: int = STEPS) -> Trained:
     ----------
     trained : Trained
         A training of at least ``steps`` steps.
-    steps : int, seq2seq.STEPS or the training's own
+    steps : int, STEPS or trained.steps (seq2seq.STEPS, or the training's own)
         The budget whose weights a training keeps.
 
     Returns

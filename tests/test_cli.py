@@ -279,7 +279,7 @@ def test_every_option_knows_its_allowed_values(name):
     w = cli.widget(name)
     for option, (_, kind) in w.options.items():
         says = cli.allowed(w, option)
-        assert re.fullmatch(r"un (enter de|nombre (des de|més gran que)) \S+ (a|fins a|i fins a) \S+", says) or (
+        assert re.fullmatch(r"un (enter (de |d’)|nombre (des (de |d’)|més gran que ))\S+ (a|fins a|i fins a) \S+", says) or (
             kind is bool and says == "«sí» o «no»"
         ), (option, says)
 

@@ -1,7 +1,6 @@
 """Every public function, with every kind of argument (hypothesis): a result without NaN or inf, or a
 ValueError / TypeError that names a parameter; and every module declares its public names."""
 
-import ast
 import collections
 import dataclasses
 import importlib
@@ -14,26 +13,28 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from docstring_arguments import TYPES, arguments, parameters_lines, specs
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from hypothesis.extra.numpy import arrays
 
 import chapter09
 from chapter09 import attention as w4
 from chapter09 import cost as w5
-from chapter09 import fmt, gates, interactive
+from chapter09 import fmt, gates
+from chapter09 import linear_recurrence as lr
 from chapter09 import lstm_gradient as w2
 from chapter09 import seq2seq as s2s
 from chapter09.widgets import WIDGETS
 
 # --- every public function, with every kind of argument ------------------------------------------
-# The fuzz finds each callable of each chapter09 module's __all__ by itself (a new public function is
-# covered without editing this file) and calls it with hypothesis-made arguments: a valid argument
-# for each parameter (from the tables below, so that the calls reach the arithmetic), of which some
-# are swapped for garbage (NaN, ±inf, negatives, 0, 1e300, 5e-324, bools, numpy scalars, complex
-# numbers, text, None, wrong shapes, empty arrays, huge seed lists).  A call may only return a result
-# without NaN or inf (except the documented ones, in NON_FINITE) or raise ValueError / TypeError whose
-# message begins with one of the function's parameters.
+# The fuzz finds each callable of each chapter09 module's __all__ by itself and draws its arguments from
+# its own docstring: each line ``name : type, range`` of its numpydoc "Parameters" (tests/
+# docstring_arguments.py reads them).  A parameter gets a value inside its range (a bound, the middle,
+# any), just outside it (the next float beyond a bound, a bound ± 1, one item too many) or of the wrong
+# kind (NaN, ±inf, empty, None, text, bool, complex).  A new public function needs its docstring only;
+# one whose docstring does not say what to draw fails test_every_docstring_says_what_to_draw, by name.
+# A call may only return a result without NaN or inf (except the documented ones, in NON_FINITE) or
+# raise ValueError / TypeError whose message begins with one of the function's parameters.
 
 NAN, INF = float("nan"), float("inf")
 
@@ -96,195 +97,27 @@ NON_FINITE = {
     "chapter09.portable.sigmoid": ({NAN}, "NaN in, NaN out (±inf give 1 and 0)"),
 }
 
-huge_range = range(10**12)
-GARBAGE = [
-    NAN,
-    INF,
-    -INF,
-    -1,
-    -2.5,
-    0,
-    0.0,
-    1e300,
-    -1e300,
-    5e-324,
-    -5e-324,
-    True,
-    False,
-    np.float32(0.5),
-    np.int64(3),
-    np.float64(NAN),
-    np.bool_(True),
-    1j,
-    2 + 0j,
-    "1",
-    "no",
-    "",
-    None,
-    [],
-    [1.0],
-    [[1.0, 2.0]],
-    [NAN],
-    [1, None],
-    np.array([]),
-    np.zeros((0, 3)),
-    np.full((2, 2), NAN),
-    np.ones((2, 3, 4)),
-    np.array([1 + 1j, 2]),
-    np.array([True, False]),
-    np.array(["1.5"]),
-    huge_range,
-    list(range(3)),
-    10**30,
-    -(10**30),
-    10**400,
-    {},
-    object(),
-    (0.5, "x"),
-]
-garbage = st.one_of(
-    st.sampled_from(GARBAGE),
-    st.floats(),
-    st.integers(-(10**40), 10**40),
-    st.complex_numbers(max_magnitude=1e10),
-    st.text(max_size=4),
-    arrays(np.float64, st.tuples(st.integers(0, 3), st.integers(0, 3)), elements=st.floats(width=64)),
-    st.lists(st.one_of(st.floats(), st.integers(-5, 10**20), st.none()), max_size=4),
-)
+# The fuzz's clock, not its ranges: where the top of a documented range costs seconds a call (a training
+# of 5000 steps, 2000 seeds), the values drawn inside stop here (an int: the highest; a tuple: those only).
+# Values outside the range are drawn as for any function.
+CHEAP = {
+    "chapter09.seq2seq.train": {"length": 5, "steps": 3, "seed": 3},
+    "chapter09.seq2seq_sweep.sweep": {"lengths": 5, "seeds": 3, "steps": 2},
+    "chapter09.pages.seq2seq.reading": {"length": s2s.LENGTHS},  # another length trains nine models
+}
 
-
-def vec(*shape, lo=-3.0, hi=3.0):
-    return arrays(np.float64, shape, elements=st.floats(lo, hi))
-
-
-_AX = None
-
-
-def shared_axes():
-    global _AX
-    if _AX is None:
-        import matplotlib.pyplot as plt
-
-        _AX = plt.figure().add_subplot()
-    return _AX
-
-
-@st.composite
-def lstm_weights(draw, d):
-    from chapter09 import lstm_gradient as lg
-
-    return lg.draw_weights(d, draw(st.integers(0, 5)), draw(st.floats(0, 3)))
-
-
-def small_spec():
-    c = interactive.control("tau", "τ", (1.0, 2.0), 1.0, str)
-    return interactive.spec("w9", [c], lambda t: {"readout": {"r": str(t)}}, {"r": "lectura"})
-
-
-def valid(d: int, T: int, n: int) -> dict:
-    """A valid argument for each parameter name; shapes chain through the shared d, T and n."""
-    seeds = st.lists(st.integers(0, 30), min_size=1, max_size=3)
-    return {
-        "seed": st.integers(0, 10**6),
-        "seeds": seeds,
-        "n_seeds": st.integers(1, 3),
-        "d": st.just(d),
-        "T": st.just(T),
-        "n": st.just(n),
-        "q": st.integers(1, 8),
-        "V": st.integers(2, 8),
-        "L": st.integers(1, 5),
-        "t": st.integers(1, 10**6),
-        "depth": st.integers(1, 4),
-        "step": st.integers(1, 40),
-        "channels": st.integers(n, 20),
-        "top_k": st.integers(1, n),
-        "squarings": st.integers(1, 60),
-        "layers": st.integers(1, 100),
-        "bytes_per_number": st.integers(1, 16),
-        "vectors": st.integers(1, 16),
-        "kv_groups": st.just(1),
-        "longest": st.integers(1, 10**9),
-        "points": st.integers(2, 100),
-        "digits": st.integers(0, 15),
-        "max_digits": st.integers(0, 15),
-        "cell": st.sampled_from(["RNN", "GRU", "LSTM"]),
-        "a": vec(n),
-        "b": vec(n),
-        "c": vec(d),
-        "h": vec(d),
-        "scores": vec(n, n),
-        "alpha": st.just(np.eye(n)),
-        "states": vec(n, d),
-        "context": vec(n, d),
-        "row_sums": vec(n),
-        "z": vec(n, lo=-1e300, hi=1e300),
-        "A": vec(d, d),
-        "v": vec(d),
-        "u": vec(d),
-        "W_hh": vec(d, d),
-        "W_xh": vec(d, d),
-        "x": vec(T, d),
-        "log_norms": vec(T),
-        "bound_slope": st.floats(-3, 3),
-        "values": vec(T),
-        "scales": st.just(np.linspace(0.1, 2, T)),
-        "level": st.floats(-3, 3),
-        "radius": st.floats(0, 10),
-        "x_t": vec(d),
-        "c0": vec(d),
-        "h0": vec(d),
-        "W1": vec(2, d, d),
-        "W2": vec(2, d, d),
-        "x0": vec(d),
-        "embedding": vec(4, d),
-        "sentences": arrays(np.int64, (3, 2), elements=st.integers(0, 3)),
-        "temperature": st.floats(1e-3, 1e3),
-        "temperatures": st.lists(st.floats(1e-3, 1e3), min_size=1, max_size=4),
-        "tau": st.floats(1e-3, 1e3),
-        "slope": st.floats(0.01, 100),
-        "w_scale": st.floats(0.01, 10),
-        "input_scale": st.floats(0, 10),
-        "forget": st.floats(1e-3, 1),
-        "gate_scale": st.floats(0, 10),
-        "branch_scale": st.floats(0, 3),
-        "p": st.floats(1e-3, 1),
-        "factor": st.floats(0.01, 0.99),
-        "eps": st.floats(1e-6, 1e-2),
-        "tol": st.floats(1e-12, 0.1),
-        "share": st.floats(-10, 10),
-        "n_bytes": st.floats(0, 1e18),
-        "pinned": st.booleans(),
-        "residual": st.booleans(),
-        "scaled": st.booleans(),
-        "lengths": st.lists(st.integers(1, 50), min_size=1, max_size=5),
-        "text": st.sampled_from(["1,43", "11\xa0%", "1.024", "−1", "8", "l'entrada"]),
-        "key": st.sampled_from(["k__de", "k__el", "k", "tau"]),
-        "numbers": st.just({"k": "11,5"}),
-        "fn": st.sampled_from([np.tanh, lambda v: np.clip(v, -1, 1)]),
-        "w": lstm_weights(d),
-        "function": st.just(lambda v: v),
-        "figures": st.just(lambda: {}),
-        "ax": st.builds(shared_axes),
-        "axis": st.sampled_from(["both", "x", "y"]),
-        "formats": st.sampled_from([("svg",), ("pdf",), ("svg", "pdf")]),
-        "name": st.sampled_from(["tau", "atencio", "4", "w6"]),
-        "label": st.just("τ"),
-        "initial": st.just(1.0),
-        "formatter": st.just(str),
-        "widget": st.just("w9"),
-        "state": st.just(lambda *v: {"readout": {}}),
-        "readout_labels": st.just({}),
-        "kind": st.sampled_from([int, float, bool]),
-        "libraries": st.just(("numpy",)),
-        "tree": st.builds(ast.parse, st.just("import chapter09.fmt")),
-        "current": st.just("chapter09.plots"),
-        "modules": st.just({"chapter09.fmt"}),
-        "page_text": st.just("```{code-cell}\nfrom chapter09 import fmt\n```\n"),
-        "header": st.just(["a", "b"]),
-        "rows": st.just([["1", "2"]]),
-        "spec": st.builds(small_spec),
-    }
+# Stand-ins for docstrings still to be written (the pages' modules are being edited by another change):
+# the same lines their "Parameters" will hold; test_stand_ins_wait_for_their_docstrings says when to drop one.
+STAND_IN = {
+    "chapter09.pages.attention.reading": "tau : float, 0.001 … 1000.0 (TAU_MIN … TAU_MAX)",
+    "chapter09.pages.bottleneck.reading": "d : int, 1 … 16384\nq : int, 1 … 64\nV : int, 2 … 10**7\nL : int, 1 … 4096",
+    "chapter09.pages.cost.reading": "L : int, 1 … 10**9\nd : int, 1 … 10**6",
+    "chapter09.pages.gates.reading": "top_k : int, 1 … 16 (the page's channels)",
+    "chapter09.pages.linear_recurrence.reading": "L : int, 1 … 10**9\nd : int, 1 … 65536",
+    "chapter09.pages.lstm_gradient.reading": "forget : float, 0.0 (excluded) … 1.0\npinned : bool",
+    "chapter09.pages.rnn_gradient.reading": "w_scale : float, 0.01 … 10.0\ninput_scale : float, 0.0 … 10.0",
+    "chapter09.pages.seq2seq.reading": "length : int, 4 … 20",
+}
 
 
 def tiny_trained(arm: str):
@@ -292,79 +125,31 @@ def tiny_trained(arm: str):
     return s2s.train(arm, 4, steps=2)
 
 
-# Where a parameter's name means something else (x, a and n are numbers in some functions, arrays in others),
-# or where arguments must come from one another.
-OVERRIDES = {
-    "chapter09.fmt.decimal": {"x": st.floats(-1e300, 1e300)},
-    "chapter09.fmt.shortest": {"x": st.floats(-1e300, 1e300)},
-    "chapter09.fmt.share": {"x": st.floats(-10, 10)},
-    "chapter09.fmt.power_of_ten": {"x": st.floats(-1e300, 1e300)},
-    "chapter09.fmt.integer": {"n": st.integers(-(10**40), 10**40)},
-    "chapter09.lstm_gradient.jacobian": {"x": st.builds(np.ones, st.integers(1, 3))},
-    "chapter09.rnn_gradient.backprop": {"a": st.builds(lambda T, d: np.ones((T, d)), st.integers(1, 5), st.just(None))},
-    "chapter09.rnn_gradient.tanh_prime": {"a": vec(3, lo=-1e300, hi=1e300)},
-    "chapter09.cost.solve_quadratic": {"a": st.integers(-50, 50), "b": st.integers(-50, 50), "c": st.integers(-50, 50)},
-    "chapter09.cost.sweep": {"d": st.integers(1, 2000), "lengths": st.one_of(st.none(), st.just([1, 10, 10**5]))},
-    "chapter09.bottleneck.encode": {"q": st.integers(1, 62)},
-    "chapter09.interactive.control": {"values": st.just((1.0, 2.0))},
-    "chapter09.attention.seed_dependence": {"n": st.integers(2, 8)},
-    # the trainings: a few Adam steps on short strings, and the page's own lengths (trained once, remembered)
-    "chapter09.seq2seq.train": {
-        "arm": st.sampled_from(s2s.ARMS),
-        "length": st.integers(4, 5),
-        "steps": st.integers(1, 3),
-    },
-    "chapter09.seq2seq_sweep.sweep": {
-        "arms": st.lists(st.sampled_from(s2s.ARMS), min_size=1, max_size=3),
-        "lengths": st.lists(st.integers(4, 5), min_size=1, max_size=2),
-        "seeds": st.lists(st.integers(0, 3), min_size=1, max_size=2),
-        "steps": st.integers(1, 2),
-    },
-    "chapter09.seq2seq_sweep.attention_weights": {
-        "trained": st.builds(tiny_trained, st.just("attention")),
-        "index": st.integers(0, 255),
-    },
-    "chapter09.seq2seq_sweep.path_gradients": {
-        "trained": st.sampled_from(s2s.ARMS).map(tiny_trained),
-        "n_strings": st.integers(1, 4),
-    },
-    "chapter09.pages.seq2seq.reading": {"length": st.sampled_from(s2s.LENGTHS)},
-}
+def small_sweep(seed: int):
+    from chapter09 import rnn_gradient as rg
+
+    return rg.sweep(seed=seed, d=3, T=8, scales=(0.5, 1.0, 2.0, 4.0))
 
 
-@st.composite
-def arguments(draw, qualname: str, function) -> dict:
-    d, T, n = draw(st.integers(1, 4)), draw(st.integers(2, 6)), draw(st.integers(1, 5))
-    table = valid(d, T, n) | OVERRIDES.get(qualname, {})
-    if qualname == "chapter09.rnn_gradient.backprop":
-        table["a"] = vec(T, d)
-    if qualname == "chapter09.lstm_gradient.backprop":
-        from chapter09 import lstm_gradient as lg
+# The package's own types a docstring may name: how to build a small one.
+TYPES.update(
+    {
+        "Memory": st.sampled_from(lr.MODELS),
+        "RNNGradient": st.integers(0, 3).map(small_sweep),
+        "Trained": st.sampled_from(s2s.ARMS).map(tiny_trained),
+    }
+)
 
-        w = draw(lstm_weights(d))
-        table["w"], table["tr"] = st.just(w), st.just(lg.forward(w, np.ones((T, d)), 0.9, False))
-    if qualname in ("chapter09.rnn_gradient.simulate_batch",):
-        from chapter09 import rnn_gradient as rg
 
-        table["dr"] = st.just(rg.draws([0, 1], d=d, T=T))
-    if qualname.startswith("chapter09.rnn_gradient.") and "sw" in inspect.signature(function).parameters:
-        from chapter09 import rnn_gradient as rg
+def docstring_of(qualname: str) -> str | None:
+    lines = STAND_IN.get(qualname)
+    return f"Parameters\n----------\n{lines}\n" if lines else None
 
-        sw = rg.sweep(seed=draw(st.integers(0, 3)), d=3, T=8, scales=(0.5, 1.0, 2.0, 4.0))
-        table["sw"], table["values"] = st.just(sw), st.just(np.arange(4.0))
-        table["radius"] = st.floats(float(sw.spectral_radius[0]), float(sw.spectral_radius[-1]))
-    kwargs = {}
-    for name, parameter in inspect.signature(function).parameters.items():
-        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
-            continue  # *args, **kwargs: nothing to name
-        bad = draw(st.integers(0, 9)) < 3 or name not in table
-        if not bad:
-            kwargs[name] = draw(table[name])
-        elif parameter.default is not inspect.Parameter.empty and draw(st.booleans()) and draw(st.booleans()):
-            continue  # left out now and then: the default
-        else:
-            kwargs[name] = draw(garbage)
-    return kwargs
+
+def draw_arguments(data, qualname: str, function) -> dict:
+    found = specs(function, docstring_of(qualname))
+    namespace = vars(inspect.getmodule(function))
+    return data.draw(arguments(function, found, namespace, CHEAP.get(qualname, {})), label="kwargs")
 
 
 def non_finite(result, depth: int = 0):
@@ -440,7 +225,32 @@ def fuzz_report():
 @given(data=st.data())
 def test_every_public_function_returns_finite_or_refuses_by_name(qualname, data):
     function = PUBLIC[qualname]
-    call_once(qualname, function, data.draw(arguments(qualname, function), label="kwargs"))
+    call_once(qualname, function, draw_arguments(data, qualname, function))
+
+
+@pytest.mark.parametrize("qualname", FUZZED)
+def test_every_docstring_says_what_to_draw(qualname):
+    """A public function whose numpydoc does not say each parameter's kind and range is named here."""
+    try:
+        specs(PUBLIC[qualname], docstring_of(qualname))
+    except ValueError as error:
+        pytest.fail(f"{qualname}: its docstring does not say what to draw: {error}")
+
+
+def test_stand_ins_wait_for_their_docstrings():
+    written = [q for q in STAND_IN if parameters_lines(inspect.getdoc(PUBLIC[q]) or "")]
+    assert written == [], f"written in their docstrings now, drop from STAND_IN: {written}"
+
+
+def test_cheap_names_what_is_there():
+    """Each cap of the fuzz's clock names a public function's parameter (not a stale one)."""
+    stale = {
+        (q, p)
+        for q, caps in CHEAP.items()
+        for p in caps
+        if q not in PUBLIC or p not in inspect.signature(PUBLIC[q]).parameters
+    }
+    assert stale == set()
 
 
 def test_the_fuzz_reaches_every_module():

@@ -59,7 +59,7 @@ def _crossing(x: float) -> str:
 
 
 def _times(r: Fraction, what: str) -> str:
-    """«4 vegades la RNN simple», or «tant com la LSTM» when the ratio is exactly 1."""
+    """«4 vegades la RNN simple», or «tant com l’LSTM» when the ratio is exactly 1."""
     return f"tant com {what}" if r == 1 else f"{_ratio(r)} vegades {what}"
 
 
@@ -69,7 +69,7 @@ LABELS = {
     "lstm": "FLOP per capa, LSTM",
     "ratio": "Transformer / RNN simple",
     "ratio_lstm": "Transformer / LSTM",
-    "state": "estat de la LSTM (h i c)",
+    "state": "estat de l’LSTM (h i c)",
     "kv": "memòria cau de claus i valors",
 }
 
@@ -234,11 +234,11 @@ def _alt_texts(n: dict[str, str]) -> dict[str, str]:
             f"FLOP per capa segons la longitud L, de {fmt.integer(int(lengths[0]))} a "
             f"{fmt.integer(int(lengths[-1]))} tokens (escales logarítmiques): les projeccions, 8Ld², i "
             f"l’atenció, 4L²d, es creuen a L = {n['w5_crossing_sweep']}, la línia vertical, on el Transformer costa "
-            f"{_times(w5.ratio(w5.L, w5.D), 'la RNN simple')} i {_times(w5.ratio(w5.L, w5.D, 'LSTM'), 'la LSTM')}."
+            f"{_times(w5.ratio(w5.L, w5.D), 'la RNN simple')} i {_times(w5.ratio(w5.L, w5.D, 'LSTM'), 'l’LSTM')}."
         ),
         "w6_fig_memory_alt": (
             f"Bytes que cal guardar per generar, segons els tokens generats, {fmt.de(fmt.integer(int(TOKENS[0])))} "
-            f"a {n['w6_L_long']} (escales logarítmiques): l’estat de la LSTM es queda en {n['w6_state']}, i la "
+            f"a {n['w6_L_long']} (escales logarítmiques): l’estat de l’LSTM es queda en {n['w6_state']}, i la "
             f"memòria cau de claus i valors del Transformer creix {fmt.de(_bytes(first_kv))} a {n['w6_kv_long']}, "
             f"{n['w6_kv_over_state']} vegades l’estat."
         ),
@@ -273,7 +273,7 @@ def _table_readout(n: dict[str, str]) -> tuple[list[str], list[list[str]]]:
         ["LSTM, 16Ld² (FLOP)", "{w5_lstm}", "{w5_lstm_long}"],
         ["Transformer / RNN simple", "{w5_ratio}", "{w5_ratio_long}"],
         ["Transformer / LSTM", "{w5_ratio_lstm}", "{w5_ratio_lstm_long}"],
-        ["estat de la LSTM (h i c), en inferència", "{w6_state}", "{w6_state}"],
+        ["estat de l’LSTM (h i c), en inferència", "{w6_state}", "{w6_state}"],
         ["memòria cau de claus i valors, en inferència", "{w6_kv}", "{w6_kv_long}"],
     ]
     return ["", f"L = {n['w5_L']}", f"L = {n['w6_L_long']}"], rows
@@ -475,7 +475,7 @@ def controls() -> dict:
                         "x": TOKENS.tolist(),
                         "y": w5.kv_cache_growth(TOKENS, d),
                     },
-                    {"label": "estat de la LSTM (h i c)", "x": [1, L_LONG], "y": [w5.recurrent_state_bytes(d)] * 2},
+                    {"label": "estat de l’LSTM (h i c)", "x": [1, L_LONG], "y": [w5.recurrent_state_bytes(d)] * 2},
                 ],
             },
         }
