@@ -279,9 +279,11 @@ def test_every_option_knows_its_allowed_values(name):
     w = cli.widget(name)
     for option, (_, kind) in w.options.items():
         says = cli.allowed(w, option)
-        assert re.fullmatch(r"un (enter (de |d’)|nombre (des (de |d’)|més gran que ))\S+ (a|fins a|i fins a) \S+", says) or (
-            kind is bool and says == "«sí» o «no»"
-        ), (option, says)
+        from_ = r"un (enter (de |d’)|nombre (des (de |d’)|més gran que ))"
+        assert re.fullmatch(from_ + r"\S+ (a|fins a|i fins a) \S+", says) or (kind is bool and says == "«sí» o «no»"), (
+            option,
+            says,
+        )
 
 
 @pytest.mark.parametrize("argv", [["atencio", "--tau", "0,0009999"], ["atencio", "--tau", "abc"]])
