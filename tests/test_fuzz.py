@@ -91,6 +91,8 @@ NON_FINITE = {
         "curve_valid and valid_error where the validation strings were not copied (every short training's checkpoints)",
     ),
     "chapter09.seq2seq_sweep.sweep": ({NAN}, "its models' curve_valid and valid_error, as seq2seq.train's"),
+    "chapter09.seq2seq_sweep.at_budget": ({NAN}, "the training's curve_valid and valid_error, as seq2seq.train's"),
+    "chapter09.portable.matmul": ({INF, -INF}, "a sum of products beyond 1.8e308 overflows, as numpy's a @ b"),
     "chapter09.portable.exp": ({INF, NAN}, "eˣ overflows to ∞ above ln(2¹⁰²⁴); NaN in, NaN out"),
     "chapter09.portable.log": ({-INF, INF, NAN}, "ln 0 = −∞, ln ∞ = ∞, NaN for a negative x or NaN"),
     "chapter09.portable.tanh": ({NAN}, "NaN in, NaN out (±inf give ±1)"),
@@ -101,6 +103,9 @@ NON_FINITE = {
 # of 5000 steps, 2000 seeds), the values drawn inside stop here (an int: the highest; a tuple: those only).
 # Values outside the range are drawn as for any function.
 CHEAP = {
+    "chapter09.attention.seed_dependence": {"n_seeds": 3, "n": 8, "d": 8},
+    "chapter09.rnn_gradient_seeds.robustness": {"n_seeds": 20},
+    "chapter09.lstm_gradient.robustness": {"n_seeds": 20},
     "chapter09.seq2seq.train": {"length": 5, "steps": 3, "seed": 3},
     "chapter09.seq2seq_sweep.sweep": {"lengths": 5, "seeds": 3, "steps": 2},
     "chapter09.pages.seq2seq.reading": {"length": s2s.LENGTHS},  # another length trains nine models
