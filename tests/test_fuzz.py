@@ -92,7 +92,10 @@ NON_FINITE = {
     ),
     "chapter09.seq2seq_sweep.sweep": ({NAN}, "its models' curve_valid and valid_error, as seq2seq.train's"),
     "chapter09.seq2seq_sweep.at_budget": ({NAN}, "the training's curve_valid and valid_error, as seq2seq.train's"),
-    "chapter09.portable.matmul": ({INF, -INF}, "a sum of products beyond 1.8e308 overflows, as numpy's a @ b"),
+    "chapter09.portable.matmul": (
+        {INF, -INF, NAN},
+        "products beyond 1.8e308 overflow to ±inf, NaN where +inf meets -inf, as numpy's a @ b",
+    ),
     "chapter09.portable.exp": ({INF, NAN}, "eˣ overflows to ∞ above ln(2¹⁰²⁴); NaN in, NaN out"),
     "chapter09.portable.log": ({-INF, INF, NAN}, "ln 0 = −∞, ln ∞ = ∞, NaN for a negative x or NaN"),
     "chapter09.portable.tanh": ({NAN}, "NaN in, NaN out (±inf give ±1)"),
