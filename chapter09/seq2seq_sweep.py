@@ -114,7 +114,7 @@ def encode(trained: Trained, string) -> tuple[np.ndarray, np.ndarray, np.ndarray
     validate.instance("trained", trained, Trained)
     string = np.asarray(string)
     if string.ndim != 1 or not np.issubdtype(string.dtype, np.integer) or not 4 <= string.size <= MAX_LENGTH:
-        raise ValueError(f"string must be 4 … {MAX_LENGTH} symbols (integers), got {string!r}")
+        raise ValueError(f"string must be 4 … {MAX_LENGTH} symbols (integers), got {validate.describe(string)}")
     if string.min() < 0 or string.max() >= V:
         raise ValueError(f"string must hold symbols 0 … {V - 1}, got {string.tolist()}")
     source = encoder_input(trained.arm, string[None].astype(np.int8))
