@@ -184,22 +184,50 @@ def _missing(spec: Spec) -> str:
 # --- values -----------------------------------------------------------------------------------------
 
 
+class Unreachable(Exception):
+    """A range that names another parameter drawn wrong (``1 … heads`` with ``heads`` a text)."""
+
+
 def value(expression: str, names: dict):
     """An expression of the docstring (``2**63 - 1``, ``TAU_MAX``, ``channels``, ``"RNN"``) in ``names``."""
-    return eval(_clean(expression), {"__builtins__": {"len": len}}, names)
+    try:
+        return eval(_clean(expression), {"__builtins__": {"len": len}}, names)
+    except (TypeError, ValueError, OverflowError, AttributeError) as error:
+        raise Unreachable(expression) from error
+
+
+def int_value(expression: str, names: dict) -> int:
+    try:
+        return int(value(expression, names))
+    except (TypeError, ValueError, OverflowError) as error:
+        raise Unreachable(expression) from error
+
+
+def float_value(expression: str, names: dict) -> float:
+    try:
+        return float(value(expression, names))
+    except (TypeError, ValueError, OverflowError) as error:
+        raise Unreachable(expression) from error
 
 
 def _int_inside(lo: int, hi: int, cap) -> st.SearchStrategy:
+    if hi < lo:  # a bound that is another parameter, drawn outside its own range
+        raise Unreachable(f"{lo} … {hi}")
     if isinstance(cap, tuple):
         return st.sampled_from(cap)
     hi = min(hi, cap) if cap is not None else hi
-    near = st.integers(lo, min(hi, lo + 3))
-    if hi - lo > 10**6:  # a wide range: its bounds, its middle and a few of every size between
-        return st.one_of(near, near, near, st.sampled_from([hi, (lo + hi) // 2]), st.integers(lo, hi))
-    return st.one_of(near, near, near, st.sampled_from([hi, (lo + hi) // 2]))
+    near = st.integers(lo, min(hi, lo + 3))  # most draws: cheap, the top of a range now and then
+    top = (
+        st.sampled_from([hi, (lo + hi) // 2])
+        if hi - lo <= 10**6
+        else st.sampled_from([hi, (lo + hi) // 2]) | st.integers(lo, hi)
+    )
+    return st.one_of(*[near] * 7, top)
 
 
 def _float_inside(lo: float, hi: float, lo_open: bool) -> st.SearchStrategy:
+    if hi < lo:
+        raise Unreachable(f"{lo} … {hi}")
     first = math.nextafter(lo, INF) if lo_open else lo
     return st.one_of(st.sampled_from([first, hi, (lo + hi) / 2]), st.floats(first, hi))
 
@@ -227,8 +255,8 @@ def _finite_elements(spec: Spec, names: dict) -> st.SearchStrategy:
         lo = value(spec.each_lo, names) if spec.each_lo else -5
         hi = value(spec.each_hi, names) if spec.each_hi else 5
         return st.integers(lo, hi)
-    lo = float(value(spec.each_lo, names)) if spec.each_lo else -1e300
-    hi = float(value(spec.each_hi, names)) if spec.each_hi else 1e300
+    lo = float_value(spec.each_lo, names) if spec.each_lo else -1e300
+    hi = float_value(spec.each_hi, names) if spec.each_hi else 1e300
     small = st.floats(max(lo, -3.0), min(hi, 3.0)) if lo <= 3 and hi >= -3 else st.floats(lo, hi)
     return st.one_of(small, small, small, st.sampled_from([lo, hi, 0.0 if lo <= 0 <= hi else lo]))
 
@@ -243,14 +271,14 @@ def inside(draw, spec: Spec, names: dict, letters: dict, cap=None):
     if kind == "int":
         if spec.name in letters:  # a parameter that is a shape's letter: the arrays' own
             return letters[spec.name]
-        return draw(_int_inside(int(value(spec.lo, names)), int(value(spec.hi, names)), cap))
+        return draw(_int_inside(int_value(spec.lo, names), int_value(spec.hi, names), cap))
     if kind in ("float", "real") and spec.hi is not None:
-        lo, hi = float(value(spec.lo, names)), float(value(spec.hi, names))
+        lo, hi = float_value(spec.lo, names), float_value(spec.hi, names)
         if kind == "real" and draw(st.booleans()):
             return draw(st.integers(math.ceil(lo), math.floor(hi)))
         return draw(_float_inside(lo, hi, spec.lo_open))
     if kind in ("float", "real"):
-        lo = float(value(spec.lo, names)) if spec.lo else -1.7e308
+        lo = float_value(spec.lo, names) if spec.lo else -1.7e308
         finite = st.floats(lo, 1.7e308) | st.integers(int(lo) if lo > -1e18 else -(10**18), 10**18)
         if spec.allow & {INF, -INF}:
             return draw(finite | st.sampled_from(sorted(spec.allow & {INF, -INF})))
@@ -277,12 +305,12 @@ def inside(draw, spec: Spec, names: dict, letters: dict, cap=None):
             draw(st.lists(elements, min_size=math.prod(shape), max_size=math.prod(shape))), dtype=spec.dtype
         ).reshape(shape)
     if kind == "items":
-        lo, hi = (int(value(c, names)) for c in spec.count) if spec.count else (1, 4)
+        lo, hi = (int_value(c, names) for c in spec.count) if spec.count else (1, 4)
         size = draw(st.integers(lo, min(hi, lo + (1 if cap else 3))))  # a capped function: fewer items too
         if spec.each_choices:
             item = st.sampled_from([value(c, names) for c in spec.each_choices])
         else:
-            item = _int_inside(int(value(spec.each_lo, names)), int(value(spec.each_hi, names)), cap)
+            item = _int_inside(int_value(spec.each_lo, names), int_value(spec.each_hi, names), cap)
         return draw(st.lists(item, min_size=size, max_size=size))
     return draw(TYPES[kind])
 
@@ -292,10 +320,10 @@ def outside(draw, spec: Spec, names: dict, letters: dict):
     """A value the line refuses: just beyond a bound, a count too many, or of the wrong kind."""
     near = []
     if spec.hi is not None and "int" in spec.kinds:
-        near += [int(value(spec.lo, names)) - 1, int(value(spec.hi, names)) + 1, float(value(spec.lo, names))]
+        near += [int_value(spec.lo, names) - 1, int_value(spec.hi, names) + 1, float_value(spec.lo, names)]
     elif spec.hi is not None or spec.lo is not None:
-        lo = float(value(spec.lo, names)) if spec.lo else -INF
-        hi = float(value(spec.hi, names)) if spec.hi else INF
+        lo = float_value(spec.lo, names) if spec.lo else -INF
+        hi = float_value(spec.hi, names) if spec.hi else INF
         near += [lo if spec.lo_open else math.nextafter(lo, -INF), math.nextafter(hi, INF)]
     if spec.choices:
         near += ["none of them", -1]
@@ -304,16 +332,16 @@ def outside(draw, spec: Spec, names: dict, letters: dict):
         if a.size:
             bad = a.copy()
             bad.flat[draw(st.integers(0, a.size - 1))] = draw(
-                st.sampled_from([NAN, INF, -INF, math.nextafter(float(value(spec.each_hi, names)), INF)])
+                st.sampled_from([NAN, INF, -INF, math.nextafter(float_value(spec.each_hi, names), INF)])
                 if spec.each_hi
                 else st.sampled_from([NAN, INF, -INF])
             )
             near += [bad, a[..., None], a.astype(complex), a.astype(str)]
         near += [np.zeros((0,) * max(a.ndim, 1))]
     if "items" in spec.kinds and spec.count:
-        near += [range(int(value(spec.count[1], names)) + 1), []]
+        near += [range(int_value(spec.count[1], names) + 1), []]
     if "items" in spec.kinds and spec.each_hi:
-        near += [[int(value(spec.each_hi, names)) + 1], [int(value(spec.each_lo, names)) - 1]]
+        near += [[int_value(spec.each_hi, names) + 1], [int_value(spec.each_lo, names) - 1]]
     wrong = [w for w in WRONG if not ("none" in spec.kinds and w is None)]
     wrong = [w for w in wrong if not (isinstance(w, float) and w in spec.allow)]
     return draw(st.sampled_from(near + wrong) if near else st.sampled_from(wrong))
@@ -370,7 +398,7 @@ def arguments(draw, function, found: dict[str, Spec], namespace: dict, caps: dic
             except NameError:
                 waiting.append((name, spec))
                 continue
-            except (TypeError, ValueError, OverflowError, AttributeError):  # a range of another parameter drawn wrong
+            except Unreachable:  # a range of another parameter drawn wrong: any wrong value
                 kwargs[name] = draw(st.sampled_from(WRONG))
             names[name] = kwargs[name]
         pending = waiting
