@@ -62,7 +62,7 @@ from . import validate
 from .common import batched_matvec as matvec
 from .common import memo
 from .rnn_draw import MAX_BATCH, MEMORY_LIMIT, WORK_LIMIT, D, Draw, T, draw, draws, fits
-from .spectral import GELFAND_SQUARINGS, gelfand_radius
+from .spectral import GELFAND_SQUARINGS, MAX_WORK, gelfand_radius
 
 __all__ = [
     "AUTHOR_SMALL_INPUT",
@@ -416,7 +416,7 @@ def sweep(input_scale: float = INPUT_SCALE, seeds=(0,), scales=SWEEP_SCALES, d: 
         The seeds, one draw each.
     scales : array_like of float, 1-D, 1 … 1000 values, each 0.01 … 10.0 (MIN_SCALE … MAX_SCALE)
         The ``w_scale`` values, strictly increasing (as the crossings of ``rnn_gradient_seeds`` read them).
-    d : int, 1 … 512
+    d : int, 1 … 512, with GELFAND_SQUARINGS·len(seeds)·d³ ≤ spectral.MAX_WORK
         Width of the hidden state (and of the inputs).
     T : int, 2 … 10000, with len(seeds)·len(scales)·T·(d² + 256) ≤ WORK_LIMIT and ·T·d ≤ MEMORY_LIMIT
         Sequence length, in steps.
@@ -436,6 +436,7 @@ def sweep(input_scale: float = INPUT_SCALE, seeds=(0,), scales=SWEEP_SCALES, d: 
         raise ValueError(f"scales must be strictly increasing, got {scales[i]:g} then {scales[i + 1]:g}")
     seeds = validate.seeds("seeds", seeds, MAX_BATCH)
     d, T = validate.integer("d", d, 1, 512), validate.integer("T", T, 2, 10_000)
+    validate.size("d and seeds", GELFAND_SQUARINGS * len(seeds) * d**3, MAX_WORK, "squarings·seeds·d³ (ρ by Gelfand)")
     fits("seeds, scales, d and T", len(seeds) * scales.size, T, d)
     dr = draws(seeds, d, T)
     return _run(Draw(*(a[:, None] for a in (dr.W0, dr.U0, dr.x, dr.u))), scales, input_scale)

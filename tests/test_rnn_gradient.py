@@ -326,3 +326,10 @@ def test_a_constant_jacobian_gives_the_slope_ln_c(c):
     """W_hh = c·I and no input: h_t = 0, tanh′ = 1, and every step back multiplies the gradient by c."""
     assert w1.constant_gradient_slope(c) == pytest.approx(np.log(c), rel=1e-12, abs=1e-15)
     assert w1.constant_gradient_slope(c, T=7) == pytest.approx(np.log(c), rel=1e-12, abs=1e-15)
+
+
+def test_sweep_refuses_a_radius_too_costly_by_its_own_parameters():
+    """Gelfand's radius of every seed's d × d matrix is part of a sweep's work: refused by d and seeds,
+    before spectral.gelfand_radius would refuse it under its own parameter's name."""
+    with pytest.raises(ValueError, match=r"^d and seeds must keep squarings·seeds·d³"):
+        w1.sweep(seeds=(0, 1), scales=(0.8,), d=512, T=2)
