@@ -347,9 +347,9 @@ def outside(draw, spec: Spec, names: dict, letters: dict):
     return draw(st.sampled_from(near + wrong) if near else st.sampled_from(wrong))
 
 
-def specs(function, stand_in: str | None = None) -> dict[str, Spec]:
+def specs(function) -> dict[str, Spec]:
     """Every parameter's :class:`Spec`; ``ValueError`` naming each one the docstring does not let draw."""
-    lines = parameters_lines(stand_in if stand_in is not None else inspect.getdoc(function) or "")
+    lines = parameters_lines(inspect.getdoc(function) or "")
     found, missing = {}, []
     for name, parameter in inspect.signature(function).parameters.items():
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from docstring_arguments import TYPES, arguments, parameters_lines, specs
+from docstring_arguments import TYPES, arguments, specs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -124,19 +124,6 @@ CHEAP = {
     "chapter09.pages.seq2seq.reading": {"length": s2s.LENGTHS},  # another length trains nine models
 }
 
-# Stand-ins for docstrings still to be written (the pages' modules are being edited by another change):
-# the same lines their "Parameters" will hold; test_stand_ins_wait_for_their_docstrings says when to drop one.
-STAND_IN = {
-    "chapter09.pages.attention.reading": "tau : float, 0.001 … 1000.0 (TAU_MIN … TAU_MAX)",
-    "chapter09.pages.bottleneck.reading": "d : int, 1 … 16384\nq : int, 1 … 64\nV : int, 2 … 10**7\nL : int, 1 … 4096",
-    "chapter09.pages.cost.reading": "L : int, 1 … 10**9\nd : int, 1 … 10**6",
-    "chapter09.pages.gates.reading": "top_k : int, 1 … 16 (the page's channels)",
-    "chapter09.pages.linear_recurrence.reading": "L : int, 1 … 10**9\nd : int, 1 … 65536",
-    "chapter09.pages.lstm_gradient.reading": "forget : float, 0.0 (excluded) … 1.0\npinned : bool",
-    "chapter09.pages.rnn_gradient.reading": "w_scale : float, 0.01 … 10.0\ninput_scale : float, 0.0 … 10.0",
-    "chapter09.pages.seq2seq.reading": "length : int, 4 … 20",
-}
-
 
 def tiny_trained(arm: str):
     """A model of ``arm`` trained two steps on strings of 4 (remembered by ``seq2seq.train``)."""
@@ -159,11 +146,6 @@ TYPES.update(
 )
 
 
-def docstring_of(qualname: str) -> str | None:
-    lines = STAND_IN.get(qualname)
-    return f"Parameters\n----------\n{lines}\n" if lines else None
-
-
 class Names(dict):
     """A module's names, as a range's bounds read them (shown short in a failure)."""
 
@@ -172,7 +154,7 @@ class Names(dict):
 
 
 def draw_arguments(data, qualname: str, function) -> dict:
-    found = specs(function, docstring_of(qualname))
+    found = specs(function)
     namespace = Names(vars(inspect.getmodule(function)))
     return data.draw(arguments(function, found, namespace, CHEAP.get(qualname, {})), label="kwargs")
 
@@ -257,14 +239,9 @@ def test_every_public_function_returns_finite_or_refuses_by_name(qualname, data)
 def test_every_docstring_says_what_to_draw(qualname):
     """A public function whose numpydoc does not say each parameter's kind and range is named here."""
     try:
-        specs(PUBLIC[qualname], docstring_of(qualname))
+        specs(PUBLIC[qualname])
     except ValueError as error:
         pytest.fail(f"{qualname}: its docstring does not say what to draw: {error}")
-
-
-def test_stand_ins_wait_for_their_docstrings():
-    written = [q for q in STAND_IN if parameters_lines(inspect.getdoc(PUBLIC[q]) or "")]
-    assert written == [], f"written in their docstrings now, drop from STAND_IN: {written}"
 
 
 def test_cheap_names_what_is_there():

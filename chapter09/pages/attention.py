@@ -428,8 +428,13 @@ def figures() -> dict[str, Figure]:
 
 
 def reading(tau: float = w4.TEMPERATURE) -> dict[str, str]:
-    """Widget 4's readout at any temperature ``tau`` (0.001 … 1000.0): the strings the widget shows
-    (keys of :data:`LABELS`)."""
+    """Widget 4's readout at any temperature ``tau``: the strings the widget shows (keys of :data:`LABELS`).
+
+    Parameters
+    ----------
+    tau : float, 0.001 … 1000.0 (TAU_MIN … TAU_MAX)
+        The softmax's temperature τ.
+    """
     a = w4.attend(temperature=validate.real("tau", tau, w4.TAU_MIN, w4.TAU_MAX))  # refused under the reader's name
     return {
         "span": fmt.span(a.span.mean()),

@@ -362,7 +362,19 @@ def figures() -> dict[str, Figure]:
 
 def reading(d: int = w3.D, q: int = w3.Q, V: int = w3.V, L: int = w3.L) -> dict[str, str]:
     """Widget 3's readout at any setting (the ranges of :func:`chapter09.bottleneck.bottleneck`): the strings
-    the widget shows (keys of :data:`LABELS`)."""
+    the widget shows (keys of :data:`LABELS`).
+
+    Parameters
+    ----------
+    d : int, 1 … 16384
+        Components of the encoder's vector.
+    q : int, 1 … 64
+        Bits per component.
+    V : int, 2 … 10**7
+        Words in the vocabulary.
+    L : int, 1 … 4096
+        Words in a sentence.
+    """
     b = w3.bottleneck(d, q, V, L)
     return {
         "codes": _count_text(b.codes),

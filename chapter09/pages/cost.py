@@ -76,7 +76,15 @@ LABELS = {
 
 def reading(L: int = w5.L, d: int = w5.D) -> dict[str, str]:
     """Widgets 5 and 6's readout at any length ``L`` (tokens) and width ``d``: the strings the
-    widget shows (keys of :data:`LABELS`), the prose's too."""
+    widget shows (keys of :data:`LABELS`), the prose's too.
+
+    Parameters
+    ----------
+    L : int, 1 … 10**9
+        The sequence's length, in tokens.
+    d : int, 1 … 10**6
+        The model's width.
+    """
     return {
         "transformer": _flops(w5.transformer_flops(L, d)),
         "rnn": _flops(w5.rnn_flops(L, d)),

@@ -30,7 +30,13 @@ LABELS = {
 
 def reading(top_k: int = w7.TOP_K) -> dict[str, str]:
     """Widget 7's readout with the router keeping ``top_k`` of the channels (the page's seed):
-    the strings the widget shows (keys of :data:`LABELS`), the prose's too."""
+    the strings the widget shows (keys of :data:`LABELS`), the prose's too.
+
+    Parameters
+    ----------
+    top_k : int, 1 … 16 (the page's channels)
+        How many channels the router keeps.
+    """
     g = w7.gates(seed=SEED, top_k=top_k)
     return {
         "off": fmt.percent(g.switched_off, 0),

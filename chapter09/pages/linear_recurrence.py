@@ -470,8 +470,16 @@ def figures() -> dict[str, Figure]:
 
 
 def reading(L: int = lr.STEPS, d: int = MATRIX_D) -> dict[str, str]:
-    """Widget 8's readout at a length ``L`` (1 … 10**9) and a d×d state per layer of side ``d``
-    (1 … 65.536), 32 layers in bf16 (keys of :data:`LABELS`)."""
+    """Widget 8's readout at a length ``L`` and a d×d state per layer of side ``d``, 32 layers in bf16
+    (keys of :data:`LABELS`).
+
+    Parameters
+    ----------
+    L : int, 1 … 10**9
+        The context's length, in tokens.
+    d : int, 1 … 65536
+        The side of each layer's d×d state.
+    """
     L, d = validate.integer("L", L, 1, 10**9), validate.integer("d", d, 1, 65_536)
     wk, llama = lr.work(L), next(m for m in lr.MODELS if m.name == "Llama-3.1-8B")
     state = lr.matrix_state_bytes(d, MATRIX_LAYERS)

@@ -415,7 +415,15 @@ LABELS = {
 
 def reading(forget: float = w2.FORGET, pinned: bool = False) -> dict[str, str]:
     """Widget 2's readout at any setting, with widget 1's seed: the strings the widget shows
-    (keys of :data:`LABELS`).  ``forget`` is the forget gate's mean f, ``pinned`` holds it at f."""
+    (keys of :data:`LABELS`).
+
+    Parameters
+    ----------
+    forget : float, 0.0 (excluded) … 1.0
+        The forget gate's mean f.
+    pinned : bool
+        Hold every forget gate at f.
+    """
     r = w2.simulate(forget=forget, pinned=pinned, seed=w1.page_seed())
     return {
         "whole": _factor_text(r.whole_factor),

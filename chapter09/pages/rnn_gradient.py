@@ -415,7 +415,15 @@ def _end(run: w1.RNNGradient) -> float:
 
 def reading(w_scale: float = w1.W_SCALE, input_scale: float = w1.INPUT_SCALE) -> dict[str, str]:
     """Widget 1's readout at any setting, with the page's seed: the strings the widget shows
-    (keys of :data:`LABELS`).  ``w_scale`` multiplies W_hh, ``input_scale`` the input."""
+    (keys of :data:`LABELS`).
+
+    Parameters
+    ----------
+    w_scale : float, 0.01 … 10.0
+        The scale s_h of W_hh.
+    input_scale : float, 0.0 … 10.0
+        The scale s_x of the input weights.
+    """
     return _texts(w1.simulate(w_scale=w_scale, input_scale=input_scale, seed=w1.page_seed()))
 
 

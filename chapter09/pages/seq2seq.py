@@ -505,9 +505,15 @@ def figures() -> dict[str, Figure]:
 
 
 def reading(length: int = max(s2s.LENGTHS)) -> dict[str, str]:
-    """Widget 4b's readout at any string length ``length`` (4 … 20): the three arms' accuracies
-    (mean over seeds 0, 1 and 2), the learned weights' span and the bits a string needs (keys of
-    :data:`LABELS`).  A length the page did not train trains nine models (seconds each)."""
+    """Widget 4b's readout at any string length: the three arms' accuracies (mean over seeds 0, 1
+    and 2), the learned weights' span and the bits a string needs (keys of :data:`LABELS`).  A length
+    the page did not train trains nine models (seconds each).
+
+    Parameters
+    ----------
+    length : int, 4 … 20
+        Symbols in a string.
+    """
     length = validate.integer("length", length, min(s2s.LENGTHS), MAX_LENGTH)
     trained = page_sweep() if length in s2s.LENGTHS else sweep.sweep(lengths=(length,))  # the page's, if it has them
     acc = {arm: trained.accuracy[trained.arms.index(arm), trained.lengths.index(length)].mean() for arm in s2s.ARMS}
