@@ -111,6 +111,7 @@ NON_FINITE = {
 # Values outside the range are drawn as for any function.
 CHEAP = {
     "chapter09.attention.attend": {"n": 64, "d": 64},
+    "chapter09.linear_recurrence.draw": {"L": 4096, "d": 64},
     "chapter09.gates.gates": {"channels": 10**4},
     "chapter09.gates.robustness": {"n_seeds": 200},
     "chapter09.rnn_gradient.simulate": {"d": 64, "T": 1000},
