@@ -45,13 +45,18 @@ class Correction:
 @dataclass(frozen=True)
 class Claim:
     id: str
-    text_says: str  # the statement, shortly (on a page the book adds, a template over its glue keys)
+    text_says: str  # the statement, shortly: a template over the glue keys (a literal brace doubled: ``$2^{{dq}}$``)
     kind: str  # a key of KINDS
     computed: str  # what the code computes (template over glue keys)
-    holds: bool  # the statement as the book now prints it holds
+    check: Callable[..., bool] = field(compare=False)  # the predicate that judges the statement (see ``judge``)
+    evidence: tuple = field(compare=False)  # the numbers it judges
     robustness: str = ""  # share of seeds for which it holds (template), for draw-dependent claims
     expected_to_hold: bool = True  # False only for a statement the book prints to show it fails
-    evidence: tuple = field(default=(), compare=False)  # the numbers ``holds`` judged (see ``judge``)
+
+    @property
+    def holds(self) -> bool:
+        """The statement, as the book now prints it, holds: its check on the numbers it judges."""
+        return bool(self.check(*self.evidence))
 
     @property
     def broken(self) -> bool:
@@ -60,15 +65,17 @@ class Claim:
 
 
 def judge(check: Callable[..., bool], *evidence) -> dict:
-    """A claim's ``holds`` and ``evidence``: the page's check of the claim applied to the numbers it
-    judges, and those numbers, kept so that the tests can judge them again (``Claim(..., **judge(...))``).
+    """A claim's ``check`` and ``evidence``: the page's predicate for the claim and the numbers it judges,
+    kept together so that the registry, the tests and the seeds' shares judge them alike
+    (``Claim(..., **judge(...))``).
 
-    >>> judge(lambda x: x < 1, 0.5)
-    {'holds': True, 'evidence': (0.5,)}
+    >>> c = Claim("W9.1", "x < 1", "exact", "{w9_x}", **judge(lambda x: x < 1, 0.5))
+    >>> c.holds, c.evidence
+    (True, (0.5,))
     """
     if not callable(check):
         raise TypeError(f"check must be callable, got {type(check).__name__}")
-    return {"holds": bool(check(*evidence)), "evidence": evidence}
+    return {"check": check, "evidence": evidence}
 
 
 def sections(*numbers: dict) -> dict:
@@ -101,13 +108,15 @@ def sections(*numbers: dict) -> dict:
 
 @dataclass(frozen=True)
 class WidgetClaims:
-    widget: str
-    page: str  # the book page (docname) that shows the widget
+    """What a widget page computes: its numbers, its rows of the claims registry, its tables.  The
+    figure's facts (its id, its page, the author's paragraphs it carries) are its registry entry's
+    (:mod:`chapter09.widgets`), which :func:`chapter09.widgets.registry` attaches as ``entry``."""
+
     numbers: dict  # glue key → Catalan string
     claims: tuple[Claim, ...]
-    corrections: tuple[Correction, ...]
-    paragraphs: tuple[int, ...]  # the author's paragraphs the page carries (0 = title)
+    corrections: tuple[Correction, ...] = ()  # a page the book adds has none
     tables: dict = field(default_factory=dict)  # name → (header, rows of templates)
+    entry: object = field(default=None, compare=False)  # its chapter09.widgets.Widget, set by the registry
 
     def __post_init__(self):
         # every glued word comes out with Catalan typography (s’esvaeix), whoever wrote it
@@ -116,9 +125,31 @@ class WidgetClaims:
         )
 
     @property
+    def widget(self) -> str:
+        """The figure's id (``W9``): its claims' prefix (``W9.1``) and, in lower case, its glue keys'."""
+        return self._entry().id
+
+    @property
+    def page(self) -> str:
+        """The book page (docname) that shows the widget."""
+        return self._entry().page
+
+    @property
+    def paragraphs(self) -> tuple[int, ...]:
+        """The author's paragraphs the page carries (0 = title); none on a page the book adds."""
+        return self._entry().paragraphs
+
+    @property
     def authored(self) -> bool:
         """The page carries the author's paragraphs; otherwise its claims are the book's own."""
-        return bool(self.paragraphs)
+        return self._entry().authored
+
+    def _entry(self):
+        if self.entry is None:
+            raise AttributeError(
+                "a page's own readout knows no registry entry: read it from chapter09.widgets.registry()"
+            )
+        return self.entry
 
     def render(self, template: str) -> str:
         """A template over the glue keys filled in; ``{k__de}``, ``{k__el}``, ``{k__del}``, ``{k__al}`` put the

@@ -2,12 +2,18 @@
 
 A widget is its maths (``chapter09/<module>.py``), everything its page shows
 (``chapter09/pages/<module>.py``: glued strings, figures, widget states, claims) and its
-MyST page (``book/<page>.md``).  Adding one is one more line here (README, «Afegir una figura»).
+MyST page (``book/<page>.md``).  Its entry here is the one place for the figure's facts: its
+number (whence its id ``W9``, its claims' ``W9.1``, its glue keys' ``w9_``, and with its name its
+page ``09-porta-amb-control``), its title, its command's options and the author's paragraphs its
+page carries (none: a page the book adds).  Adding one is one more entry here (README, «Afegir una
+figura»).  No page imports this module, so that an entry added or edited executes no other page.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import re
 from dataclasses import dataclass, field
 
 __all__ = ["ALIASES", "CLAIMS_PAGE", "WIDGETS", "Widget", "registry"]
@@ -15,14 +21,29 @@ __all__ = ["ALIASES", "CLAIMS_PAGE", "WIDGETS", "Widget", "registry"]
 
 @dataclass(frozen=True)
 class Widget:
-    number: str  # the figure's number, also a command of the CLI
+    number: str  # the figure's number («4b»), also a command of the CLI
     name: str  # the CLI's command: the page's name without its number
     module: str  # chapter09.<module> (the maths) and chapter09.pages.<module> (the page)
-    page: str  # its page in book/ (docname)
     title: str
     options: dict  # reading()'s parameter → (help, kind), kind in int, float, bool: the CLI's options
     names: dict = field(default_factory=dict)  # a widget function's name of a parameter → the option
-    authored: bool = True  # the author's text comments it (False: a page the book adds, claims of its own)
+    paragraphs: tuple = ()  # the author's paragraphs its page carries (0 = title); () for a page the book adds
+
+    @property
+    def id(self) -> str:
+        """``W`` and the number: the prefix of its claims' ids (``W4b.1``); in lower case, of its glue keys."""
+        return f"W{self.number}"
+
+    @property
+    def page(self) -> str:
+        """Its page in book/ (docname): the number in two digits, and the name (``04b-seq2seq``)."""
+        digits, letters = re.fullmatch(r"(\d+)(\D*)", self.number).groups()
+        return f"{int(digits):02d}{letters}-{self.name}"
+
+    @property
+    def authored(self) -> bool:
+        """The author's text comments it; otherwise it is a page the book adds, with claims of its own."""
+        return bool(self.paragraphs)
 
     def page_module(self):
         """``chapter09.pages.<module>``: ``readout()``, ``figures()``, ``controls()``, ``reading()``."""
@@ -34,23 +55,22 @@ WIDGETS = (
         "1",
         "gradient-rnn",
         "rnn_gradient",
-        "01-gradient-rnn",
         "El gradient a través d’una RNN",
         {"w_scale": ("escala de la matriu recurrent Wₕₕ", float), "input_scale": ("escala de l’entrada", float)},
+        paragraphs=(1, 2, 3),
     ),
     Widget(
         "2",
         "rnn-lstm",
         "lstm_gradient",
-        "02-rnn-lstm",
         "RNN contra LSTM: per on torna el gradient",
         {"forget": ("porta d’oblit mitjana f", float), "pinned": ("porta d’oblit fixa a f (sí o no)", bool)},
+        paragraphs=(4, 5, 6),
     ),
     Widget(
         "3",
         "coll-ampolla",
         "bottleneck",
-        "03-coll-ampolla",
         "El coll d’ampolla del seq2seq",
         {
             "d": ("components del vector de context", int),
@@ -58,49 +78,46 @@ WIDGETS = (
             "V": ("paraules del vocabulari", int),
             "L": ("paraules de la frase", int),
         },
+        paragraphs=(7, 8),
     ),
     Widget(
         "4",
         "atencio",
         "attention",
-        "04-atencio",
         "Els pesos de l’atenció",
         {"tau": ("temperatura τ de la softmax", float)},
         {"temperature": "tau"},
+        paragraphs=(9, 10),
     ),
     Widget(
         "4b",
         "seq2seq",
         "seq2seq",
-        "04b-seq2seq",
         "Un seq2seq que aprèn, amb atenció i sense",
         {"length": ("longitud de la frase, en símbols", int)},
-        authored=False,
     ),
     Widget(
         "5",
         "cost-i-memoria",
         "cost",
-        "05-cost-i-memoria",
         "Cost per capa i memòria en inferència",
         {"L": ("longitud de la seqüència, en tokens", int), "d": ("amplada del model", int)},
+        paragraphs=(11, 12, 13),
     ),
     Widget(
         "7",
         "portes",
         "gates",
-        "07-portes",
         "Les portes: σ(a)⊙b",
         {"top_k": ("canals que l’encaminador deixa passar (top-k)", int)},
+        paragraphs=(14, 15, 16),
     ),
     Widget(
         "8",
         "recurrencia-lineal",
         "linear_recurrence",
-        "08-recurrencia-lineal",
         "La porta de tornada: recurrències lineals",
         {"L": ("longitud de la seqüència, en passos o tokens", int), "d": ("costat d de l’estat d×d per capa", int)},
-        authored=False,
     ),
 )
 ALIASES = {"6": "cost-i-memoria", "w6": "cost-i-memoria"}  # figure 6 (memory) shares page 5's widget
@@ -123,4 +140,4 @@ def registry() -> tuple:
     ...                         "w1_below_default", "w1_below_small")]
     ['81,5\\xa0%', '75,5\\xa0%', '59,5\\xa0%', '53\\xa0%', '91\\xa0%']
     """
-    return tuple(w.page_module().readout() for w in WIDGETS)
+    return tuple(dataclasses.replace(w.page_module().readout(), entry=w) for w in WIDGETS)

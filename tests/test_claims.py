@@ -57,12 +57,12 @@ def test_a_broken_claim_is_reported_on_stderr_and_published_as_such(registry, ca
     import json
 
     w = registry[0]
-    broken = dataclasses.replace(
-        w, claims=(dataclasses.replace(w.claims[0], holds=not w.claims[0].holds), *w.claims[1:])
-    )
+    first = w.claims[0]
+    negated = dataclasses.replace(first, check=lambda *evidence: not first.check(*evidence))
+    broken = dataclasses.replace(w, claims=(negated, *w.claims[1:]))
     assert claims.warn_on_broken(broken) and claims.warn_on_broken(w) == []
     err = capsys.readouterr().err
-    assert f"claim {w.claims[0].id} ({w.page})" in err and err.count("\n") == 1
+    assert f"claim {w.claims[0].id} no longer holds" in err and err.count("\n") == 1
     row = json.loads(claims.published(broken))["claims"][0]
     assert row[2] == "no es compleix" and row[0] == w.claims[0].id
     expected = dataclasses.replace(
@@ -143,7 +143,7 @@ def test_the_text_defaults_match_the_words_of_the_prose(registry):
 def test_the_verdict_on_the_original_tells_false_from_redrawn_from_mere_form():
     from chapter09.claim import Claim, Correction
 
-    exact, draw = Claim("W9.1", "x", "exact", "", True), Claim("W9.2", "y", "draw", "", True)
+    exact, draw = Claim("W9.1", "x", "exact", "", bool, (True,)), Claim("W9.2", "y", "draw", "", bool, (True,))
     fix = lambda claim, change: Correction(claim, "a", "b", "c", change)  # noqa: E731
     assert claims.verdict_on_the_original(exact, ()) == "es compleix"
     assert claims.verdict_on_the_original(draw, ()) == "depèn de l'atzar: es compleix amb aquesta llavor"

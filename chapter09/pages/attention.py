@@ -14,7 +14,7 @@ from ..claim import Claim, Correction, WidgetClaims, judge, sections
 from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, heat_maps, new_figure, typeset
 
-__all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
+__all__ = ["LABELS", "controls", "figures", "reading", "readout"]
 
 _TEMPERATURES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 4.0)  # the widget's positions
 _TEMPERATURES += (10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0)
@@ -112,15 +112,6 @@ def _warm_tends_to_the_mean(span: float, n_words: int, span_curve, mean_gap: flo
     return round(span) == n_words and grows and mean_gap < w4.MEAN_TOL * spacing
 
 
-CHECKS = {
-    "W4.1": _rows_sum_to_one,
-    "W4.2": _context_inside_hull,
-    "W4.3": _context_leaves_by_exact_zero,
-    "W4.4": _cold_copies_one_state,
-    "W4.5": _warm_tends_to_the_mean,
-}
-
-
 @cache
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), section by section of ``04-atencio.md`` (the
@@ -135,7 +126,7 @@ def readout() -> WidgetClaims:
     )
     n |= _alt_texts(n)
     table = {"readout": _readout_table()}
-    return WidgetClaims("W4", "04-atencio", n, _claims(), _corrections(), paragraphs=(9, 10), tables=table)
+    return WidgetClaims(n, _claims(), _corrections(), tables=table)
 
 
 def _at(tau: float) -> w4.Attention:
@@ -311,8 +302,8 @@ def _claims() -> tuple[Claim, ...]:
         ),
         Claim(
             "W4.2",
-            "El context $\\mathbf{c}_t = \\sum_j \\alpha_{tj}\\mathbf{h}_j$ no surt de l'envolupant "
-            "convexa dels $\\mathbf{h}_j$.",
+            "El context $\\mathbf{{c}}_t = \\sum_j \\alpha_{{tj}}\\mathbf{{h}}_j$ no surt de l'envolupant "
+            "convexa dels $\\mathbf{{h}}_j$.",
             "qualitative",
             "excés per component: {w4_hull_excess}",
             **judge(_context_inside_hull, base.hull_excess),

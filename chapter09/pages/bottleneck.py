@@ -16,7 +16,7 @@ from ..claim import Claim, Correction, WidgetClaims, judge, sections
 from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, log_log_ticks, new_figure, power_ticks, typeset
 
-__all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
+__all__ = ["LABELS", "controls", "figures", "reading", "readout"]
 
 _LENGTHS = tuple(range(1, 13))  # the sentence lengths of the fraction's figure and of the widget's plot
 _REALISTIC_LENGTHS = (1, 10_000)  # the sentence lengths of the figure with realistic sizes, in words
@@ -90,9 +90,6 @@ def _eight_bits_missing(missing_text: str, fraction: float) -> bool:
     return missing_text == _MISSING_BITS_SAID and fraction == _FRACTION_SAID
 
 
-CHECKS = {"W3.1": _sentences_share_a_code, "W3.2": _fraction_is_the_bound, "W3.3": _eight_bits_missing}
-
-
 @cache
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), section by section of ``03-coll-ampolla.md``,
@@ -105,7 +102,7 @@ def readout() -> WidgetClaims:
         _numbers_exercises(),
     )
     n |= _alt_texts(n)
-    return WidgetClaims("W3", "03-coll-ampolla", n, _claims(n), _corrections(), paragraphs=(7, 8))
+    return WidgetClaims(n, _claims(n), _corrections())
 
 
 # --- the numbers of each section of the page ----------------------------------------------------
@@ -239,7 +236,7 @@ def _claims(n: dict) -> tuple[Claim, ...]:
     return (
         Claim(
             "W3.1",
-            "Amb menys codis $2^{dq}$ que frases $V^L$, dues frases comparteixen codi.",
+            "Amb menys codis $2^{{dq}}$ que frases $V^L$, dues frases comparteixen codi.",
             "exact",
             "cas enumerat: {w3_tiny_sentences} frases, {w3_tiny_codes} codis possibles, "
             "{w3_tiny_used} usats, fins a {w3_tiny_largest} frases per codi",
@@ -248,7 +245,7 @@ def _claims(n: dict) -> tuple[Claim, ...]:
         ),
         Claim(
             "W3.2",
-            "Fracció màxima reconstruïble $2^{dq}/V^L = 2^{dq - L\\log_2 V}$, sigui quin sigui el codificador.",
+            "Fracció màxima reconstruïble $2^{{dq}}/V^L = 2^{{dq - L\\log_2 V}}$, sigui quin sigui el codificador.",
             "exact",
             "$2^{{{w3_dq}}}/{w3_V}^{{{w3_L}}}$ = {w3_fraction_ratio}: hi falten {w3_missing} bits. El llibre "
             "manté «Cap arquitectura no hi pot fer res» perquè, amb aquestes d i q, és aritmètica; amb les mides "

@@ -1,6 +1,6 @@
 """Widgets 5 and 6's page: cost per layer and inference memory, its numbers, its widget and its figures.
 
-The predicates that judge its claims, and ``CHECKS``, are in :mod:`chapter09.pages.cost_claims`.
+The predicates that judge its claims are in :mod:`chapter09.pages.cost_claims`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from ..claim import Claim, Correction, WidgetClaims, judge, sections
 from ..interactive import control, spec
 from ..plots import BLUE, GREY, ORANGE, SMALL, log_log_ticks, new_figure, typeset
 from .cost_claims import (
-    CHECKS,
     crossing_at_twice_d,
     kv_cache_at_long_context,
     kv_cache_reads_as_said,
@@ -29,7 +28,7 @@ from .cost_claims import (
     transformer_costs_four_rnns,
 )
 
-__all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
+__all__ = ["LABELS", "controls", "figures", "reading", "readout"]
 
 L_LONG = 131_072  # "Puja L a 131.072"
 TOKENS = 2 ** np.arange(18)  # the memory plots' lengths, 1 … L_LONG
@@ -458,9 +457,7 @@ def readout() -> WidgetClaims:
     n = sections(_numbers_cost_per_layer(), _numbers_inference_memory(), _numbers_how_we_know(), _numbers_exercises())
     n |= _alt_texts(n)
     tables = {"readout": _table_readout(n), "vaswani": _table_vaswani()}
-    return WidgetClaims(
-        "W5", "05-cost-i-memoria", n, _claims(n), _corrections(), paragraphs=(11, 12, 13), tables=tables
-    )
+    return WidgetClaims(n, _claims(n), _corrections(), tables=tables)
 
 
 def controls() -> dict:

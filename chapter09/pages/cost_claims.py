@@ -1,7 +1,6 @@
-"""The checks of page 05's claims: each predicate judges the numbers of one sentence of the page, and
-``CHECKS`` maps each claim (W5.x, W6.x) to its predicate.
+"""The checks of page 05's claims: each predicate judges the numbers of one sentence of the page.
 
-:mod:`chapter09.pages.cost` passes each predicate the numbers it reads (``judge``) and exposes ``CHECKS``.
+:mod:`chapter09.pages.cost` gives each claim (W5.x, W6.x) its predicate and the numbers it reads (``judge``).
 """
 
 from __future__ import annotations
@@ -9,7 +8,6 @@ from __future__ import annotations
 from .. import fmt
 
 __all__ = [
-    "CHECKS",
     "crossing_at_twice_d",
     "kv_cache_at_long_context",
     "kv_cache_reads_as_said",
@@ -66,15 +64,3 @@ def kv_cache_reads_as_said(kv_text: str) -> bool:
 def kv_cache_at_long_context(kv_bytes: int) -> bool:
     """W6.3: at L = 131.072 the KV-cache holds 2³⁴ bytes, the figure the reader is asked to look at."""
     return kv_bytes == KV_LONG_BYTES
-
-
-CHECKS = {
-    "W5.1": layer_costs,
-    "W5.2": crossing_at_twice_d,
-    "W5.3": no_crossing_with_the_rnn,
-    "W5.4": transformer_costs_four_rnns,
-    "W5.5": three_times_only_as_kaplan_counts,
-    "W6.1": state_reads_as_said,
-    "W6.2": kv_cache_reads_as_said,
-    "W6.3": kv_cache_at_long_context,
-}

@@ -14,7 +14,7 @@ from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, new_figure, typeset
 from ..portable import sigmoid
 
-__all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
+__all__ = ["LABELS", "controls", "figures", "reading", "readout"]
 
 SEED = 0  # the page's draw
 EXERCISE_TOP_K = 4  # exercise 1: top-4 of 16
@@ -108,15 +108,6 @@ def _router_switches_off(switched_off_text: str, topk_gap: float) -> bool:
 def _swish_leaves_the_unit_interval(swish_range: tuple, sigmoid_range: tuple) -> bool:
     """W7.5: Swish(a) goes below 0 and above 1, where σ(a) stays strictly between them."""
     return swish_range[0] < 0 and swish_range[1] > 1 and 0 < sigmoid_range[0] and sigmoid_range[1] < 1
-
-
-CHECKS = {
-    "W7.1": _same_form,
-    "W7.2": _same_bits,
-    "W7.3": _rounding_gap,
-    "W7.4": _router_switches_off,
-    "W7.5": _swish_leaves_the_unit_interval,
-}
 
 
 # --- the page's numbers, section by section: each key where the reader first meets it ----------
@@ -296,7 +287,7 @@ def readout() -> WidgetClaims:
     # «Amb codi» glues no number of its own: its examples print numbers met above
     n = sections(_numbers_gates(), _numbers_how_we_know(), _numbers_exercises())
     n |= _alt_texts(n)
-    return WidgetClaims("W7", "07-portes", n, _claims(n), _corrections(), paragraphs=(14, 15, 16))
+    return WidgetClaims(n, _claims(n), _corrections())
 
 
 def controls() -> dict:

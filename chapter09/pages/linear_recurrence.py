@@ -22,7 +22,7 @@ from ..common import N_SEEDS
 from ..interactive import control, spec
 from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, log_log_ticks, new_figure, typeset
 
-__all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
+__all__ = ["LABELS", "controls", "figures", "reading", "readout"]
 
 U = lr.UNIT_ROUNDOFF  # u = 2⁻⁵³, the unit of rounding on this page and on page 07
 L_LONG = 131_072  # a long context: 2**17 tokens, page 05's longest
@@ -112,15 +112,6 @@ def _toy_is_llama(toy_per_token: int, llama_per_token: int, llama_long: int) -> 
     return toy_per_token == llama_per_token == 131_072 and llama_long == 131_072 * L_LONG
 
 
-CHECKS = {
-    "W8.1": _scan_equals_loop,
-    "W8.2": _scan_work_is_counted,
-    "W8.3": _slope_is_the_mean,
-    "W8.4": _tanh_does_not_close,
-    "W8.5": _toy_is_llama,
-}
-
-
 @cache
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), section by section of ``08-recurrencia-lineal.md``
@@ -136,7 +127,7 @@ def readout() -> WidgetClaims:
         _numbers_exercises(),
     )
     n |= _alt_texts(n)
-    return WidgetClaims("W8", "08-recurrencia-lineal", n, _claims(), (), paragraphs=(), tables=_tables(n))
+    return WidgetClaims(n, _claims(), tables=_tables(n))
 
 
 # --- the numbers of each section of the page ----------------------------------------------------

@@ -41,9 +41,8 @@ from ..claim import Claim, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, new_figure, power_ticks, typeset
 from . import lstm_gradient_claims as registry
-from .lstm_gradient_claims import CHECKS
 
-__all__ = ["CHECKS", "EXERCISE_SCALE", "LABELS", "controls", "factors_table", "figures", "reading", "readout"]
+__all__ = ["EXERCISE_SCALE", "LABELS", "controls", "factors_table", "figures", "reading", "readout"]
 
 YEAR_LSTM, YEAR_RESIDUAL = 1997, 2015  # Hochreiter & Schmidhuber; highway and residual networks
 EXERCISE_SCALE = 0.1  # exercise 3: the stack's branch with weights ten times smaller
@@ -68,7 +67,7 @@ def readout() -> WidgetClaims:
     )
     n |= _alt_texts(n)
     claims, corrections, tables = _claims(), registry.corrections(), {"factors": _table()}
-    return WidgetClaims("W2", "02-rnn-lstm", n, claims, corrections, paragraphs=(4, 5, 6), tables=tables)
+    return WidgetClaims(n, claims, corrections, tables=tables)
 
 
 def _numbers_model() -> dict[str, str]:

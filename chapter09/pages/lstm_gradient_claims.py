@@ -1,5 +1,5 @@
 """Page 02's rows of the claims registry: the author's statements that the page checks, the check
-that judges each on the numbers it reads (``CHECKS``), and the author's sentences as the page mends them.
+that judges each on the numbers it reads, and the author's sentences as the page mends them.
 
 Each statement is written once, in :func:`claims`; its templates read the page's glue keys
 (``{w2_f095_gated_whole}``), which :func:`chapter09.pages.lstm_gradient.readout` computes.
@@ -12,7 +12,7 @@ import numpy as np
 from .. import lstm_gradient as w2
 from ..claim import Claim, Correction, judge
 
-__all__ = ["CHECKS", "claims", "corrections"]
+__all__ = ["claims", "corrections"]
 
 PINNED_TOL = 1e-12  # the cell path with f pinned: f per step, to rounding
 IDENTITY_TOL = 1e-8  # an identity reproduced by finite differences
@@ -45,15 +45,6 @@ def _residual_idea_years_before(years: int, residual_gap: float, residual_factor
     return years == YEARS_SAID and residual_gap < IDENTITY_TOL and residual_factor >= 1 > plain_factor
 
 
-CHECKS = {
-    "W2.1": _same_width_and_inputs,
-    "W2.2": _cell_path_is_f,
-    "W2.3": _whole_above_f_and_cell,
-    "W2.4": _gap_does_not_narrow,
-    "W2.5": _residual_idea_years_before,
-}
-
-
 def claims(lstm: dict, rnn, stacks: tuple, gaps: tuple[float, float], years: int) -> tuple[Claim, ...]:
     """The author's statements W2.1 … W2.5, each judged by its check on the numbers it reads: the LSTM's
     runs by (f, pinned) (``lstm``), widget 1's network (``rnn``), the residual and the plain stack
@@ -84,7 +75,7 @@ def claims(lstm: dict, rnn, stacks: tuple, gaps: tuple[float, float], years: int
         ),
         Claim(
             "W2.3",
-            "El factor mesurat per pas surt una mica per sota de $f$, pel que entra per $\\mathbf{h}_t$.",
+            "El factor mesurat per pas surt una mica per sota de $f$, pel que entra per $\\mathbf{{h}}_t$.",
             "qualitative",
             "tot el gradient {w2_f095_gated_whole}, camí de la cel·la {w2_f095_gated_cell}, f = {w2_f095}; mitjana "
             "geomètrica de les $f_t$ {w2_f095_gated_geo}",

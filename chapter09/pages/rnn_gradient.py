@@ -44,9 +44,8 @@ from ..plots import typeset
 from ..rnn_gradient_seeds import at_radius, explosions, robustness
 from . import rnn_gradient_claims as registry
 from . import rnn_gradient_plots as plots
-from .rnn_gradient_claims import CHECKS
 
-__all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
+__all__ = ["LABELS", "controls", "figures", "reading", "readout"]
 
 EXERCISE_FACTOR = 0.99  # exercise 1: W_hh = 0,99·I, no input
 
@@ -89,9 +88,7 @@ def readout() -> WidgetClaims:
     )
     n |= _alt_texts(n)
     tables = {"readout": _table()}
-    return WidgetClaims(
-        "W1", "01-gradient-rnn", n, _claims(), registry.corrections(), paragraphs=(1, 2, 3), tables=tables
-    )
+    return WidgetClaims(n, _claims(), registry.corrections(), tables=tables)
 
 
 def _numbers_model() -> dict[str, str]:

@@ -1,5 +1,5 @@
 """Page 01's rows of the claims registry: the author's statements that the page checks, the check
-that judges each on the numbers it reads (``CHECKS``), and the author's sentences as the page mends them.
+that judges each on the numbers it reads, and the author's sentences as the page mends them.
 
 Each statement is written once, in :func:`claims`; its templates read the page's glue keys (``{w1_rho}``),
 which :func:`chapter09.pages.rnn_gradient.readout` computes.
@@ -13,7 +13,7 @@ from .. import rnn_gradient as w1
 from ..claim import Claim, Correction, judge
 from ..rnn_gradient_seeds import Robustness
 
-__all__ = ["CHECKS", "claims", "corrections"]
+__all__ = ["claims", "corrections"]
 
 GELFAND_TOL = 1e-9  # Gelfand's radius against max |λ|, relative
 MAJORITY = 0.5  # a statement about the networks holds for more than half of them
@@ -52,16 +52,6 @@ def _small_input_explodes(explodes: bool, product: float, share: float) -> bool:
     return explodes and product > 1 and share > MAJORITY
 
 
-CHECKS = {
-    "W1.1": _gelfand_matches_eigenvalues,
-    "W1.2": _slope_shows_the_product,
-    "W1.3": _an_estimate_not_a_bound,
-    "W1.4": _slope_flips_past_one,
-    "W1.5": _saturation_vanishes,
-    "W1.6": _small_input_explodes,
-}
-
-
 def claims(
     default: w1.RNNGradient,
     sat: w1.RNNGradient,
@@ -78,8 +68,8 @@ def claims(
     return (
         Claim(
             "W1.1",
-            "El gradient conté $\\prod \\mathbf{W}_{hh}^\\top \\operatorname{diag}(\\tanh')$; els dos factors es "
-            "calculen a part del gradient: $\\rho(\\mathbf{W}_{hh})$ amb la fórmula de Gelfand i la $\\tanh'$ mitjana.",
+            "El gradient conté $\\prod \\mathbf{{W}}_{{hh}}^\\top \\operatorname{{diag}}(\\tanh')$; els dos factors es "
+            "calculen a part del gradient: $\\rho(\\mathbf{{W}}_{{hh}})$ amb la fórmula de Gelfand i la $\\tanh'$ mitjana.",
             "method",
             "ρ = {w1_rho} per Gelfand; diferència relativa amb max |λ| {w1_rho_gap__de}; tanh′ mitjana {w1_mean_tp}",
             **judge(_gelfand_matches_eigenvalues, default.spectral_radius, eig_radius),
@@ -103,7 +93,7 @@ def claims(
         ),
         Claim(
             "W1.4",
-            "Puja l'escala de $\\mathbf{W}_{hh}$ fins que el radi passi d'1 i el pendent canvia de signe.",
+            "Puja l'escala de $\\mathbf{{W}}_{{hh}}$ fins que el radi passi d'1 i el pendent canvia de signe.",
             "qualitative",
             "el pendent passa de «s'esvaeix» (per sota de −{w1_threshold}) a «explota» (per sobre de "
             "{w1_threshold}): entrada {w1_small_x}, a ρ = {w1_seed_flip_rho_small}; entrada 1, a ρ = "
