@@ -68,8 +68,9 @@ def claims(
     return (
         Claim(
             "W1.1",
-            "El gradient conté $\\prod \\mathbf{{W}}_{{hh}}^\\top \\operatorname{{diag}}(\\tanh')$; els dos factors es "
-            "calculen a part del gradient: $\\rho(\\mathbf{{W}}_{{hh}})$ amb la fórmula de Gelfand i la $\\tanh'$ mitjana.",
+            "El gradient conté $\\prod \\mathbf{{W}}_{{hh}}^\\top \\operatorname{{diag}}(\\tanh')$; els dos factors "
+            "es calculen a part del gradient: $\\rho(\\mathbf{{W}}_{{hh}})$ amb la fórmula de Gelfand i la "
+            "$\\tanh'$ mitjana.",
             "method",
             "ρ = {w1_rho} per Gelfand; diferència relativa amb max |λ| {w1_rho_gap__de}; tanh′ mitjana {w1_mean_tp}",
             **judge(_gelfand_matches_eigenvalues, default.spectral_radius, eig_radius),
