@@ -14,9 +14,9 @@ html: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-# everything but the tests that build the book or drive a browser: well under a minute
+# everything but the tests that build the book, drive a browser, emulate other CPUs or build a wheel
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not book and not browser" -q
+	$(BIN)/python -m pytest -m "not book and not browser and not slow" -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

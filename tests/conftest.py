@@ -149,7 +149,7 @@ def pytest_configure(config):
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     """Mark each test by the fixtures it uses (a module that builds on its own says so with
-    ``pytestmark``), so that ``make test-fast`` (-m "not book and not browser") leaves them out.
+    ``pytestmark``), so that ``make test-fast`` (-m "not book and not browser and not slow") leaves them out.
     Any worker may read the book, the PDF or the registry: each is made once per run (:func:`once`)."""
     for item in items:
         used = set(getattr(item, "fixturenames", ()))

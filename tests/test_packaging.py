@@ -5,7 +5,11 @@ import sys
 import sysconfig
 import zipfile
 
+import pytest
+
 from conftest import ROOT, build_wheel
+
+pytestmark = pytest.mark.slow  # a wheel built and installed: make test, not make test-fast
 
 
 def test_the_wheel_carries_every_subpackage_and_imports_outside_the_checkout(tmp_path):

@@ -8,9 +8,11 @@ import pytest
 
 import same_bits  # tools/same_bits.py (conftest puts tools/ on the path)
 
+
 # Four subprocesses, each compiling the book's loops for its own CPU (cold on a new copy, slower on a
-# busy machine): a hang guard that is not a timing target.
-PROBES_GUARD = pytest.mark.timeout(900)
+# busy machine): a hang guard that is not a timing target; and make test's, not make test-fast's.
+def subprocesses(test):
+    return pytest.mark.slow(pytest.mark.timeout(900)(test))
 
 
 @pytest.fixture(scope="module")
@@ -18,7 +20,7 @@ def probes() -> dict[str, dict]:
     return {name: same_bits.probe_under(env) for name, env in same_bits.SETTINGS.items()}
 
 
-@PROBES_GUARD
+@subprocesses
 def test_every_setting_gives_the_same_bits(probes):
     base = probes["default"]
     lines = [line for name, p in probes.items() for line in same_bits.compare(base, p, name)]
@@ -26,7 +28,7 @@ def test_every_setting_gives_the_same_bits(probes):
     assert len(base["digests"]) >= 12  # primitives, three trainings, four pages' numbers
 
 
-@PROBES_GUARD
+@subprocesses
 def test_the_settings_emulate_other_cpus(probes):
     """The control: numpy's own exp and tanh and a BLAS product do change under the settings (else they
     would emulate nothing), and each process reports the kernel it really ran."""
@@ -46,6 +48,7 @@ def test_a_difference_is_named():
     assert same_bits.compare(base, other, "arm64") == ["arm64: training attention differs (b here, c there)"]
 
 
+@pytest.mark.slow  # compiles the loops again for another CPU
 def test_no_compiled_loop_fuses_a_product_and_a_sum():
     """Compiled for a CPU with fused multiply–add (Haswell's AVX2 and FMA), the book's loops hold none:
     numba without fastmath rounds a·b and then a·b + c, as written and as every other CPU does."""
