@@ -106,9 +106,10 @@ def sources(module: str) -> list[Path]:
 
 def built_dir(module: str, kind: str) -> Path:
     """Where what ``module`` builds of ``kind`` (numba's compiled loops, stored trainings) is kept:
-    ``__pycache__/<kind>-<module>-<digest>``, the digest of its sources (:func:`sources`) and of numpy's and
-    numba's versions.  numba checks a compiled loop against its own file only, not the functions it
-    calls in other files: the folder's name carries them all.  When a new one is made, the older
+    ``__pycache__/<kind>-<module>-<digest>``, with the module's name inside the package (``seq2seq.sweep``)
+    and the digest of its sources (:func:`sources`) and of numpy's and numba's versions.  numba checks a
+    compiled loop against its own file only, not the functions it calls in other files: the folder's name
+    carries them all.  When a new one is made, the older
     folders of the same kind and module go.  ``CHAPTER09_BUILT`` names another folder for them (an
     installed copy of the package reads what a checkout of the same sources has built).
 
@@ -130,7 +131,7 @@ def built_dir(module: str, kind: str) -> Path:
     digest = hashlib.sha256(f"numpy {metadata.version('numpy')}; numba {metadata.version('numba')}".encode())
     for path in sources(module):
         digest.update(b"\0" + path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
-    name = f"{kind}-{module.rsplit('.', 1)[-1]}"
+    name = f"{kind}-{module.partition('.')[2] or module}"  # a subpackage's modules apart: seq2seq.sweep
     base = Path(os.environ.get(BUILT_VARIABLE) or package / "__pycache__")
     here = base / f"{name}-{digest.hexdigest()[:16]}"
     if not here.is_dir():

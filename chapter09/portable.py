@@ -111,7 +111,7 @@ D_GRID = 201326592.0  # 1,5·2²⁷: (d + D_GRID) − D_GRID rounds 1 ≤ d ≤ 
 POW2 = np.ldexp(1.0, np.arange(-1074, 1024))  # 2ᵏ for k = −1074 … 1023, every one exact
 
 
-numba.config.CACHE_DIR = str(built_dir("chapter09.seq2seq_net", "numba"))  # the book's compiled loops
+numba.config.CACHE_DIR = str(built_dir("chapter09.seq2seq.net", "numba"))  # the book's compiled loops
 JIT = {"cache": True, "error_model": "numpy"}  # compiled once per machine, beside the source; x/0 = inf, no check
 UFUNC = {"cache": True}
 

@@ -18,7 +18,10 @@ import pytest
 
 from chapter09.widgets import WIDGETS
 
-MODULES = (*(w.module for w in WIDGETS), "rnn_gradient_seeds", "rnn_draw", "spectral", "seq2seq_sweep", "fmt", "common")
+MODULES = (
+    *(w.module for w in WIDGETS),  # seq2seq: a package, its training's names
+    *("rnn_gradient_seeds", "rnn_draw", "spectral", "seq2seq.training", "seq2seq.sweep", "fmt", "common"),
+)
 
 
 def load(name: str):

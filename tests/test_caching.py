@@ -28,6 +28,7 @@ def pages_changed_by_an_edit(tmp_path, module: str) -> list[str]:
 
 
 ALL = [w.page for w in WIDGETS]  # every widget page
+SEQ2SEQ = ("__init__", "task", "net", "training", "sweep", "curves")  # the modules of chapter09/seq2seq/
 
 
 @pytest.mark.parametrize(
@@ -39,7 +40,8 @@ ALL = [w.page for w in WIDGETS]  # every widget page
         # widget 2 runs widget 1's draw; page 08 sets page 01's estimate beside its identity
         ("rnn_gradient.py", ["01-gradient-rnn", "02-rnn-lstm", "08-recurrencia-lineal"]),
         ("gates.py", ["07-portes"]),  # a widget's numbers: its page (the claims page reads, never runs)
-        ("seq2seq.py", ["04b-seq2seq"]),  # the trained models: their page alone
+        # the trained models: their page alone, whichever module of the package (its __init__ imports training)
+        *((f"seq2seq/{name}.py", ["04b-seq2seq"]) for name in SEQ2SEQ),
         ("plots.py", ALL),  # the shared style (book.setup) reaches every page
         ("claims.py", ALL),  # every page publishes its rows of the registry
         ("widgets.py", []),  # the registry of figures: a new line runs no page (the CLI and the tests read it)
@@ -60,6 +62,17 @@ def test_a_page_depends_on_the_modules_it_imports_transitively_and_on_nothing_el
     relative = execution.imports("from .. import fmt\nfrom .claim import Claim", "chapter09.pages.x")
     assert relative == {"chapter09", "chapter09.fmt"}
     assert execution.imports("from .claim import Claim", "chapter09.claims") == {"chapter09.claim"}
+    assert execution.imports("from .. import portable\nfrom . import net", "chapter09.seq2seq.sweep") == {
+        "chapter09",
+        "chapter09.portable",
+        "chapter09.seq2seq",
+        "chapter09.seq2seq.net",
+    }  # a subpackage's module: relative imports from its package
+    assert execution.imports("from .training import train", "chapter09.seq2seq") == {"chapter09.seq2seq.training"}
+    package = "```{code-cell} ipython3\nfrom chapter09 import seq2seq\n```\n"  # the package runs what it imports
+    inside = {p.relative_to(execution.PACKAGE).as_posix() for p in execution.dependencies(package)}
+    assert {f"seq2seq/{name}.py" for name in ("__init__", "training", "net", "task")} <= inside
+    assert not {"seq2seq/sweep.py", "seq2seq/curves.py"} & inside  # ... and nothing else
     broken = "```{code-cell} ipython3\nfrom chapter09 import (\n```\n"  # fails when it runs: depends on all
     assert len(execution.dependencies(broken)) == len(list(execution.PACKAGE.rglob("*.py")))
 

@@ -7,10 +7,10 @@ import pickle
 import numpy as np
 import pytest
 
-from chapter09 import seq2seq as s2s
-from chapter09 import seq2seq_net as net
-from chapter09 import seq2seq_sweep as sw
-from chapter09 import seq2seq_task as task
+from chapter09 import seq2seq
+from chapter09.seq2seq import net, task
+from chapter09.seq2seq import sweep as sw
+from chapter09.seq2seq import training as s2s
 
 EPS = 1e-5  # central differences in float64: truncation ~EPS², rounding ~1e-16/EPS
 
@@ -217,6 +217,13 @@ def test_a_readout_cannot_be_written_to_and_pickles_as_it_is():
         with pytest.raises(TypeError):
             m.params["W_out"] = 0
     assert same(t, u)
+
+
+def test_the_package_is_the_training_a_reader_calls():
+    """``from chapter09 import seq2seq``: the training's public names, the same objects, and nothing more."""
+    assert seq2seq.__all__ == s2s.__all__
+    assert all(getattr(seq2seq, name) is getattr(s2s, name) for name in s2s.__all__)
+    assert seq2seq.train("attention", 4, steps=3) is s2s.train("attention", 4, steps=3)  # one memory
 
 
 @pytest.fixture(scope="module")

@@ -12,11 +12,11 @@ import pytest
 
 from chapter09 import attention as w4
 from chapter09 import fmt
-from chapter09 import seq2seq as s2s
-from chapter09 import seq2seq_curves as curves
-from chapter09 import seq2seq_sweep as sw
 from chapter09.pages import seq2seq as page
-from chapter09.seq2seq_task import V
+from chapter09.seq2seq import curves
+from chapter09.seq2seq import sweep as sw
+from chapter09.seq2seq import training as s2s
+from chapter09.seq2seq.task import V
 
 NBSP = fmt.NBSP
 PAGE = Path(__file__).parents[1] / "book" / "04b-seq2seq.md"
@@ -192,7 +192,7 @@ def test_the_curves_read_the_long_training():
 
 
 def test_the_loss_bounds_the_bits_the_decoder_reads(numbers):
-    """(1) of seq2seq_curves: L log₂ V − L ℓ / ln 2 bits, from the held-out loss at the checkpoint printed; never
+    """(1) of seq2seq.curves: L log₂ V − L ℓ / ln 2 bits, from the held-out loss at the checkpoint printed; never
     more than the string holds, and more after the long training than after the small budget."""
     L = max(s2s.LENGTHS)
     for arm in s2s.ARMS:

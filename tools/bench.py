@@ -46,8 +46,8 @@ RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 TRAINING_BASE = os.environ.get("TRAINING_BASE", "841cf1c")
 SWEEP = (  # the same trainings in both revisions, by the function both have, never from a store
     "import resource, sys; sys.path.insert(0, '.'); from chapter09 import seq2seq as m; "
-    "runs = tuple((a, s) for a in m.ARMS for s in m.SEEDS); "
-    "train = getattr(m, 'train_many', None) or getattr(m, '_train_many'); "  # its name before 7395fd9
+    "runs = tuple((a, s) for a in m.ARMS for s in m.SEEDS); t = getattr(m, 'training', m); "  # a package since #42
+    "train = getattr(t, 'train_many', None) or getattr(t, '_train_many'); "  # its name before 7395fd9
     "[train(runs, n, m.STEPS) for n in m.LENGTHS]; "
     "r = resource.getrusage(resource.RUSAGE_SELF); print(r.ru_utime + r.ru_stime)"
 )

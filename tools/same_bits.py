@@ -114,7 +114,7 @@ def compiled() -> dict[str, dict[str, int]]:
 
     import chapter09
     from chapter09 import portable, seq2seq
-    from chapter09 import seq2seq_net as net
+    from chapter09.seq2seq import net
 
     @njit(error_model="numpy")
     def elementwise(x):

@@ -1,6 +1,6 @@
 """Widget 4b's page: a seq2seq that learns, with and without attention — its numbers, claims, figures and widget.
 
-Every number comes from the models of :mod:`chapter09.seq2seq_sweep`, read by :mod:`chapter09.seq2seq_curves`:
+Every number comes from the models of :mod:`chapter09.seq2seq.sweep`, read by :mod:`chapter09.seq2seq.curves`:
 the three arms trained with seeds 0, 1 and 2 on two budgets, 400 steps at every length (the small one) and, at
 4, 8 and 12, until each model stops improving, at most 5000 steps (the long one, whose first 400 steps are the
 small one's training).  A claim is judged on the mean over the seeds, and its row of the registry says in how
@@ -21,15 +21,13 @@ from matplotlib.figure import Figure
 
 from .. import attention as w4
 from .. import fmt, validate
-from .. import seq2seq as s2s
-from .. import seq2seq_curves as curves
-from .. import seq2seq_sweep as sweep
-from .. import seq2seq_task as task
 from ..claim import Claim, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
 from ..plots import heat_maps, typeset
-from ..seq2seq_sweep import LONG_LENGTHS, arm_accuracy, page_sweep
-from ..seq2seq_task import BATCH, MAX_LENGTH, N_TEST, N_VALID, V
+from ..seq2seq import curves, sweep, task
+from ..seq2seq import training as s2s
+from ..seq2seq.sweep import LONG_LENGTHS, arm_accuracy, page_sweep
+from ..seq2seq.task import BATCH, MAX_LENGTH, N_TEST, N_VALID, V
 from . import seq2seq_claims as registry
 from . import seq2seq_plots as plots
 from .seq2seq_claims import ALIGNED, CHECKS, MARGIN

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import seq2seq as s2s
 from ..claim import Claim, judge
+from ..seq2seq import training as s2s
 
 __all__ = ["ALIGNED", "CHECKS", "MARGIN", "claims"]
 

@@ -9,11 +9,10 @@ from matplotlib.figure import Figure
 
 from .. import fmt
 from .. import seq2seq as s2s
-from .. import seq2seq_curves as curves
-from .. import seq2seq_sweep as sweep
 from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, new_figure
-from ..seq2seq_sweep import LONG_LENGTHS, arm_accuracy, page_long
-from ..seq2seq_task import V
+from ..seq2seq import curves, sweep
+from ..seq2seq.sweep import LONG_LENGTHS, arm_accuracy, page_long
+from ..seq2seq.task import V
 
 __all__: list[str] = []  # the page's figures() shows them
 

@@ -1,7 +1,7 @@
 """What the page's trained models say, over the seeds: when a model's accuracy reached a target, what it
 was still gaining at the end, and how its accuracy falls along the output.
 
-A long training (:func:`chapter09.seq2seq_sweep.page_long`) measures each model at its checkpoints
+A long training (:func:`chapter09.seq2seq.sweep.page_long`) measures each model at its checkpoints
 ``n_1 < … < n_K`` (:data:`chapter09.seq2seq.CHECKPOINTS`, up to where it stopped): its accuracy ``a(n)`` on
 the held-out strings, decoded greedily, and the accuracy at each output position ``t = 1 … L``, greedy,
 ``a_t(n)``, and with teacher forcing (the right previous symbol as the input, whatever the model wrote),
@@ -36,7 +36,7 @@ could read more, none could read more than the state holds.  Measured on the hel
 an estimate, with their sampling error.  A model guessing at random has ``ℓ = ln V`` and reads 0 bits; a
 perfect copy, ``ℓ → 0``, all ``L log₂ V``.
 
-Each measure of one seed (:mod:`chapter09.seq2seq_sweep`) is averaged over any seeds the same way: a claim
+Each measure of one seed (:mod:`chapter09.seq2seq.sweep`) is averaged over any seeds the same way: a claim
 judges the page's three seeds' mean, and its robustness each seed alone.
 
 >>> first, last = ends(np.array([[1.0, 0.9, 0.6, 0.5]]), 2)
@@ -50,9 +50,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .seq2seq import CAP, CHECKPOINTS, LENGTHS, SEEDS, STEPS, Trained
-from .seq2seq_sweep import LONG_LENGTHS, aligned_row_share, arm_accuracy, own_share, page_long, page_sweep
-from .seq2seq_task import V
+from .sweep import LONG_LENGTHS, aligned_row_share, arm_accuracy, own_share, page_long, page_sweep
+from .task import V
+from .training import CAP, CHECKPOINTS, LENGTHS, SEEDS, STEPS, Trained
 
 __all__: list[str] = []  # the page of widget 4b's analyses: a reader meets them through the page
 

@@ -31,7 +31,7 @@ and for the attention, from ``δctx_t = δlogits_t C_outᵀ + δa_t C_decᵀ``, 
 Every sum runs in the order its loop is written (strings in order, time backwards), numba compiles
 without ``fastmath`` (:data:`chapter09.portable.JIT`: no reordering, no fused multiply–add), and σ,
 tanh, exp and ln are :mod:`chapter09.portable`'s: a training gives the same bits on every machine.
-Inputs are trusted: the callers are :mod:`chapter09.seq2seq` and :mod:`chapter09.seq2seq_sweep`, and
+Inputs are trusted: the callers are :mod:`chapter09.seq2seq.training` and :mod:`chapter09.seq2seq.sweep`, and
 symbols are int8 (each function is compiled once, for those types).
 """
 
@@ -40,8 +40,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .portable import JIT, exp1, log1, sigmoid1, tanh1
-from .seq2seq_task import V
+from ..portable import JIT, exp1, log1, sigmoid1, tanh1
+from .task import V
 
 __all__: list[str] = []
 

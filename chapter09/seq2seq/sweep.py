@@ -1,7 +1,7 @@
 """What the trained encoder–decoders of :mod:`chapter09.seq2seq` show: accuracy against length on two
 budgets, learning curves, attention weights, and how far back the gradient of each output reaches.
 What the curves say (when a model reached a target, how its accuracy falls along the output) is
-:mod:`chapter09.seq2seq_curves`.
+:mod:`chapter09.seq2seq.curves`.
 
 :func:`sweep` trains every arm at every length with every seed, for ``steps`` Adam steps or, with
 ``until_flat``, until each model stops improving (at most ``seq2seq.CAP``).  A long training's first
@@ -27,10 +27,11 @@ from functools import cache
 
 import numpy as np
 
-from . import portable, validate
-from . import seq2seq_net as net
-from .common import memo, stored
-from .seq2seq import (
+from .. import portable, validate
+from ..common import memo, stored
+from . import net
+from .task import MAX_LENGTH, V
+from .training import (
     ARMS,
     CAP,
     LENGTHS,
@@ -43,7 +44,6 @@ from .seq2seq import (
     flat_theta,
     train_many,
 )
-from .seq2seq_task import MAX_LENGTH, V
 
 __all__ = [
     "Alignment",
