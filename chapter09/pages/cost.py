@@ -1,6 +1,20 @@
-"""Widgets 5 and 6's page: cost per layer and inference memory, its numbers, its widget and its figures.
+"""Widgets 5 and 6's page: cost per layer and inference memory — its numbers, claims, tables, figures
+and widget states.
 
-The predicates that judge its claims are in :mod:`chapter09.pages.cost_claims`.
+:func:`readout` reads as the page (``book/05-cost-i-memoria.md``) does: one function per section
+gives the glue keys that the reader meets there first.  The sections, in the order of the page:
+
+============================  ======================================================================
+``_numbers_cost_per_layer``   «Cost per capa»: the opening, down to the cost of generating a token
+``_numbers_inference_memory`` «Memòria en inferència»: the readout table, down to the memory figure
+``_numbers_how_we_know``      «Com ho sabem»: the sweep's crossing, the roots, generating, the memory
+``_numbers_exercises``        «Exercicis»
+============================  ======================================================================
+
+(«Amb codi» glues no number of its own.)  The figures' text alternatives and the two tables follow,
+each in a function of its own; the claims' statements, their checks and the corrections are in
+:mod:`chapter09.pages.cost_claims`, the drawing of the figures in :mod:`chapter09.pages.cost_plots`,
+and what the page computes in :mod:`chapter09.cost` and :mod:`chapter09.linear_recurrence`.
 """
 
 from __future__ import annotations
@@ -14,19 +28,11 @@ from num2words import num2words
 from .. import cost as w5
 from .. import fmt
 from .. import linear_recurrence as lr
-from ..claim import Claim, Correction, WidgetClaims, judge, sections
+from ..claim import WidgetClaims, sections
 from ..interactive import control, spec
-from ..plots import BLUE, GREY, ORANGE, SMALL, log_log_ticks, new_figure, typeset
-from .cost_claims import (
-    crossing_at_twice_d,
-    kv_cache_at_long_context,
-    kv_cache_reads_as_said,
-    layer_costs,
-    no_crossing_with_the_rnn,
-    state_reads_as_said,
-    three_times_only_as_kaplan_counts,
-    transformer_costs_four_rnns,
-)
+from ..plots import typeset
+from . import cost_claims as registry
+from . import cost_plots as plots
 
 __all__ = ["LABELS", "controls", "figures", "reading", "readout"]
 
@@ -286,169 +292,6 @@ def _table_readout(n: dict[str, str]) -> tuple[list[str], list[list[str]]]:
     return ["", f"L = {n['w5_L']}", f"L = {n['w6_L_long']}"], rows
 
 
-def _claims(n: dict[str, str]) -> tuple[Claim, ...]:
-    """The page's rows of the claims registry: each statement of the author's, and its check on the numbers."""
-    L, d = w5.L, w5.D
-    ratio, (_, crossing) = w5.ratio(L, d), w5.sweep(d)
-    return (
-        Claim(
-            "W5.1",
-            "Capa del Transformer: quatre projeccions 8Ld², atenció 4L²d.",
-            "exact",
-            "L = {w5_L}, d = {w5_d}: {w5_proj} i {w5_att} FLOP",
-            **judge(layer_costs, w5.projection_product_flops(L, d), w5.attention_product_flops(L, d), L, d),
-        ),
-        Claim(
-            "W5.2",
-            "Es creuen a L = 2d; el giny ho troba també a l'escombrat.",
-            "exact",
-            "àlgebra: L = {w5_crossing}; escombrat: {w5_crossing_sweep}",
-            **judge(crossing_at_twice_d, w5.positive_crossing(d), crossing, d),
-        ),
-        Claim(
-            "W5.3",
-            "Cost total 4Ld² = 8Ld² + 4L²d: surt L = −d, no hi ha creuament (RNN simple).",
-            "exact",
-            "arrels L = {w5_root_neg} i L = {w5_root_zero}; amb una LSTM (16Ld²) el mateix cost a "
-            "L = {w5_equal_lstm}, amb una GRU (12Ld²) a L = {w5_equal_gru}; sense les projeccions, com compten "
-            "Vaswani et al. (2017), l'atenció sola costa menys que la RNN simple per sota de L = {w5_vaswani_crossing}",
-            **judge(no_crossing_with_the_rnn, w5.crossings(d, "RNN"), w5.positive_crossing(d, "RNN"), d),
-        ),
-        Claim(
-            "W5.4",
-            "L = 2.048, d = 1.024: el Transformer costa 4,00 vegades la RNN.",
-            "exact",
-            "{w5_ratio} (exactament 2 + L/d)",
-            **judge(transformer_costs_four_rnns, ratio, n["w5_ratio"]),
-        ),
-        Claim(
-            "W5.5",
-            "El bescanvi és de paral·lelisme: «tres vegades més feina … una tercera part».",
-            "qualitative",
-            "la ràtio és {w5_ratio}; 3 amb el terme d'atenció de Kaplan et al., 2L²d "
-            "({w5_ratio_kaplan}), o quan L = d ({w5_ratio_at_d}); en generar, el pas del token L costa "
-            "{w5_decode_ratio} vegades el de la RNN i tots dos van en sèrie; dels FLOP de la RNN simple, "
-            "{w5_rnn_input_share__el} (els de l'entrada, {w5_rnn_input}) es fan alhora per a tots els passos, "
-            "i la recurrència fa {w5_steps_rnn} passos en sèrie (si fos lineal, un escaneig en faria "
-            "{w5_scan_rounds} rondes, el de Hillis i Steele, o {w5_tree_rounds}, el de Blelloch)",
-            **judge(three_times_only_as_kaplan_counts, ratio, w5.kaplan_ratio(L, d)),
-        ),
-        Claim(
-            "W6.1",
-            "La RNN manté 131,1 kB passi el que passi.",
-            "exact",
-            "{w6_state} = {w6_state_exact} B ({w6_layers} capes, h i c d'una LSTM, fp32)",
-            **judge(state_reads_as_said, n["w6_state"]),
-        ),
-        Claim(
-            "W6.2",
-            "El Transformer arriba a 268,4 MB amb aquest context (KV-cache).",
-            "exact",
-            "{w6_kv} = {w6_kv_exact} B a L = {w5_L}; amb atenció agrupada en G grups, $G/n_h$ d'aquesta mida "
-            "(Ainslie et al. 2023: GQA és «an interpolation between multi-head and multi-query attention with "
-            "single key and value heads per subgroup of query heads»; G = 1 és MQA)",
-            **judge(kv_cache_reads_as_said, n["w6_kv"]),
-        ),
-        Claim(
-            "W6.3",
-            "Puja L a 131.072 i mira aquella xifra.",
-            "exact",
-            "{w6_kv_long} ({w6_kv_long_gib}), {w6_kv_over_state} vegades l'estat de l'LSTM; els models "
-            "recurrents que tornen guarden estats més grans però fixos (una matriu de d×d per capa: "
-            "{w6_matrix_state}, la memòria cau de {w6_matrix_state_tokens} tokens), i Jelassi et al. (2024) "
-            "demostren que un estat fix torna a ser un coll d'ampolla: «GSSMs are fundamentally limited by "
-            "their fixed-size latent state»",
-            **judge(kv_cache_at_long_context, w5.kv_cache_bytes(L_LONG, d)),
-        ),
-    )
-
-
-def _corrections() -> tuple[Correction, ...]:
-    """The book's corrections of the author's words, each with its measured reason."""
-    return (
-        Correction(
-            "W5.3",
-            "Per capa, el Transformer sempre costa més que la RNN",
-            "Per capa, amb les quatre projeccions comptades, el Transformer sempre costa més que la RNN simple",
-            "Vaswani et al. (2017, §4) escriuen que «self-attention layers are faster than recurrent layers "
-            "when the sequence length n is smaller than the representation dimensionality d». El seu recompte de "
-            "l'autoatenció (taula 1, O(n²·d)) deixa fora les projeccions: amb les constants de la pàgina, "
-            "l'atenció sola, 4L²d, costa menys que la RNN simple, 4Ld², per sota de L = {w5_vaswani_crossing}; "
-            "amb les projeccions, 8Ld², a cap longitud. I «sempre» només val per a la RNN simple: una LSTM "
-            "costa el mateix a L = {w5_equal_lstm} i una GRU a L = {w5_equal_gru}.",
-        ),
-        Correction(
-            "W5.5",
-            "i els de la RNN han d'anar en fila índia",
-            "i els de la recurrència de la RNN, $\\mathbf{{W}}_{{hh}}\\mathbf{{h}}_{{t-1}}$ dins la tanh, "
-            "han d'anar en fila índia",
-            "Els productes de l'entrada, $\\mathbf{{W}}_{{xh}}\\mathbf{{x}}_t$, no depenen de l'estat: per a tots"
-            " els passos són un sol producte (L×d)(d×d), {w5_rnn_input} FLOP a L = {w5_L}, "
-            "{w5_rnn_input_share__el} dels de la RNN simple. El que va en sèrie ({w5_steps_rnn} passos) és la "
-            "recurrència, per la no-linealitat. Martin i Cundy (2018) ho diuen així de les RNN: «their non-linear"
-            " dependencies between sequence elements prevent parallelizing training over sequence length», mentre"
-            " que «the training of RNNs with only linear sequential dependencies can be parallelized over the "
-            "sequence length using the parallel scan algorithm». A L = {w5_L}, l'escaneig de Hillis i Steele "
-            "(1986) hi necessita ⌈log₂ L⌉ = {w5_scan_rounds} rondes i {w5_scan_combines} composicions; el de "
-            "Blelloch (1990), el que fan servir Martin i Cundy, {w5_tree_rounds} rondes i {w5_tree_combines} "
-            "composicions.",
-        ),
-        Correction(
-            "W5.4",
-            "en costa 4,00 vegades més",
-            "en costa {w5_ratio} vegades més",
-            "Forma: la ràtio és exactament 2 + L/d = {w5_ratio} (L = 2d); els dos zeros de «4,00» fan pensar en un "
-            "arrodoniment que no hi ha. El llibre escriu sense decimals els valors exactes.",
-            change="typographic",
-        ),
-        Correction(
-            "W6.1",
-            "L'última fila del readout és la que el text diu que importa el 2026",
-            "L'última fila de la taula és la que importa el 2026",
-            "Redacció: el llibre no té cap altre «text» ni cap «readout»; la fila és l'última de la taula de "
-            "dalt, la de la memòria cau.",
-            change="wording",
-        ),
-        Correction(
-            "W5.3",
-            "surt $L = -d$, que no existeix.",
-            "surt $L = -d$, que no existeix (l'altra arrel és $L = 0$, cap token).",
-            "L'equació és 4d·L² + 4d²·L = 0: té dues arrels, L = {w5_root_neg} i L = {w5_root_zero}.",
-        ),
-        Correction(
-            "W5.5",
-            "fer tres vegades més feina en paral·lel guanya de llarg a fer-ne una tercera part",
-            "fer {w5_ratio_words} vegades més feina en paral·lel guanya de llarg a fer-ne {w5_share_words}",
-            "La ràtio calculada dues frases abans és {w5_ratio}. El 3 és la ràtio exacta si l'atenció "
-            "es compta com Kaplan et al. (2020), 2L²d per seqüència ({w5_ratio_kaplan}); amb el recompte "
-            "de la pàgina, 4L²d, només es dona a L = d ({w5_ratio_at_d}).",
-        ),
-        Correction(
-            "W5.5",
-            "En una GPU amb desenes de milers de nuclis",
-            "En una GPU amb milers de nuclis ({w5_h100_cores} a l'H100 de NVIDIA)",
-            "Una H100 (SXM5) té 132 multiprocessadors de 128 nuclis FP32 cadascun: {w5_h100_cores} nuclis "
-            "(NVIDIA, «NVIDIA H100 Tensor Core GPU Architecture», 2022). Són milers, no desenes de milers; "
-            "el raonament no en depèn.",
-        ),
-        Correction(
-            "W6.1",
-            "manté 131,1kB passi",
-            "manté {w6_state} passi",
-            "Forma: el número i la unitat van separats per un espai (SI i CLDR); el valor es "
-            "reprodueix exactament, {w6_state_exact} B.",
-            change="typographic",
-        ),
-        Correction(
-            "W6.2",
-            "arriba a 268,4MB amb",
-            "arriba a {w6_kv} amb",
-            "Forma, com a W6.1; el valor es reprodueix exactament, {w6_kv_exact} B.",
-            change="typographic",
-        ),
-    )
-
-
 @cache
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), section by section, its rows of the claims registry
@@ -457,7 +300,7 @@ def readout() -> WidgetClaims:
     n = sections(_numbers_cost_per_layer(), _numbers_inference_memory(), _numbers_how_we_know(), _numbers_exercises())
     n |= _alt_texts(n)
     tables = {"readout": _table_readout(n), "vaswani": _table_vaswani()}
-    return WidgetClaims(n, _claims(n), _corrections(), tables=tables)
+    return WidgetClaims(n, registry.claims(n, L_LONG), registry.corrections(), tables=tables)
 
 
 def controls() -> dict:
@@ -491,43 +334,8 @@ def controls() -> dict:
     return spec("w5", [length, width], state, LABELS)
 
 
-def _plot_cost(d: int, length: int):
-    """FLOPs per layer against L (log–log): the Transformer's two terms, their sum, and three
-    recurrent layers (simple RNN, GRU, LSTM), with the crossing read off the sweep."""
-    lengths, crossing = w5.sweep(d)
-    cost = lambda f, *cell: np.array([f(int(n), d, *cell) for n in lengths], dtype=float)  # noqa: E731
-    projection, attention = cost(w5.projection_product_flops), cost(w5.attention_product_flops)
-    fig, ax = new_figure()
-    ax.loglog(lengths, projection, "--", color=BLUE, label="projeccions, $8Ld^2$")
-    ax.loglog(lengths, attention, ":", color=BLUE, label="atenció, $4L^2d$")
-    ax.loglog(lengths, projection + attention, "-", color=BLUE, label="Transformer")
-    ax.loglog(lengths, cost(w5.rnn_flops, "LSTM"), "--", color=ORANGE, label="LSTM, $16Ld^2$")
-    ax.loglog(lengths, cost(w5.rnn_flops, "GRU"), "-.", color=ORANGE, label="GRU, $12Ld^2$")
-    ax.loglog(lengths, cost(w5.rnn_flops), "-", color=ORANGE, label="RNN simple, $4Ld^2$")
-    ax.loglog([crossing], [8 * crossing * d**2], "o", color=GREY, label=f"creuament a L = {_crossing(crossing)}")
-    ax.axvline(length, color=GREY, lw=0.8, ls=":")
-    ax.set_xlabel("longitud de la seqüència $L$ (tokens)")
-    ax.set_ylabel("FLOP per capa")
-    log_log_ticks(ax)
-    ax.legend(fontsize=SMALL)
-    return fig
-
-
-def _plot_memory(d: int):
-    """Bytes kept to generate the next token, against tokens generated (log–log)."""
-    fig, ax = new_figure()
-    ax.loglog(
-        TOKENS, w5.kv_cache_growth(TOKENS, d), "-", color=BLUE, label="Transformer: memòria cau de claus i valors"
-    )
-    ax.loglog(TOKENS, np.full(len(TOKENS), w5.recurrent_state_bytes(d)), "-", color=ORANGE, label="LSTM: estat (h i c)")
-    ax.set_xlabel("tokens generats $L$")
-    ax.set_ylabel("bytes")
-    log_log_ticks(ax)
-    ax.legend(fontsize=SMALL)
-    return fig
-
-
 @typeset
 def figures() -> dict:
     """The page's figures, by the name the page shows them under."""
-    return {"w5_fig_cost": _plot_cost(w5.D, w5.L), "w6_fig_memory": _plot_memory(w5.D)}
+    crossing = readout().numbers["w5_crossing_sweep"]
+    return {"w5_fig_cost": plots.plot_cost(w5.D, w5.L, crossing), "w6_fig_memory": plots.plot_memory(TOKENS, w5.D)}
