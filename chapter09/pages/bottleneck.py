@@ -1,4 +1,20 @@
-"""Widget 3's page: the seq2seq bottleneck — its numbers, claims, figures and widget."""
+"""Widget 3's page: the seq2seq bottleneck — its numbers, claims, figures and widget states.
+
+:func:`readout` reads as the page (``book/03-coll-ampolla.md``) does: one function per section
+gives the glue keys that the section's prose meets first.  The sections, in the order of the page:
+
+===============================  ==================================================================
+``_numbers_seq2seq_bottleneck``  «El coll d'ampolla del seq2seq»: the toy sizes, then realistic ones
+``_numbers_pigeonhole_counted``  «El principi del calaix, comptat»
+``_numbers_how_we_know``         «Com ho sabem»
+``_numbers_with_code``           «Amb codi»
+``_numbers_exercises``           «Exercicis»
+===============================  ==================================================================
+
+The figures' text alternatives and the claims follow; the claims' statements, their checks and the
+corrections are in :mod:`chapter09.pages.bottleneck_claims`, the drawing of the figures in
+:mod:`chapter09.pages.bottleneck_plots`, and what the page computes in :mod:`chapter09.bottleneck`.
+"""
 
 from __future__ import annotations
 
@@ -6,22 +22,20 @@ import math
 from fractions import Fraction
 from functools import cache
 
-import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
 
 from .. import bottleneck as w3
 from .. import fmt
-from ..claim import Claim, Correction, WidgetClaims, judge, sections
+from ..claim import Claim, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
-from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, log_log_ticks, new_figure, power_ticks, typeset
+from ..plots import typeset
+from . import bottleneck_claims as registry
+from . import bottleneck_plots as plots
 
 __all__ = ["LABELS", "controls", "figures", "reading", "readout"]
 
 _LENGTHS = tuple(range(1, 13))  # the sentence lengths of the fraction's figure and of the widget's plot
 _REALISTIC_LENGTHS = (1, 10_000)  # the sentence lengths of the figure with realistic sizes, in words
-_MISSING_BITS_SAID = "8,0"  # "Falten 8,0 bits", as the page prints the computed bits
-_FRACTION_SAID = 2.0**-8  # the best code's share the page states: 2⁻⁸ = 0,390625 %
 _FRACTION_DIGITS = 3  # a reconstructible fraction's significant digits, wherever the page prints one
 _SEED = 0  # the tiny case's word vectors: nothing on the page depends on which
 _BAHDANAU_LONGEST = 50  # RNNsearch-50 was trained on sentences of up to 50 words (Bahdanau et al. 2015, §4.2)
@@ -72,24 +86,6 @@ def _ratio_text(fraction: Fraction) -> str:
     return f"{fmt.integer(fraction.numerator)}/{fmt.integer(fraction.denominator)}"
 
 
-# --- the claims' checks: each judges the numbers of one sentence of the book ----------------
-
-
-def _sentences_share_a_code(sentences: int, codes: int, largest_share: int, most_codes_used: int) -> bool:
-    """W3.1: with fewer codes 2^(dq) than sentences V^L, two sentences share a code (pigeonhole)."""
-    return sentences > codes and largest_share >= 2 and most_codes_used <= codes
-
-
-def _fraction_is_the_bound(fraction: Fraction, d: int, q: int, V: int, L: int, missing_bits: float) -> bool:
-    """W3.2: the largest reconstructible fraction is 2^(dq)/V^L = 2^(dq − L·log₂V), whatever the encoder."""
-    return fraction == Fraction(2 ** (d * q), V**L) == Fraction(1, 2 ** int(missing_bits))
-
-
-def _eight_bits_missing(missing_text: str, fraction: float) -> bool:
-    """W3.3: 8,0 bits are missing, and the best code gives back exactly 2⁻⁸ of the sentences."""
-    return missing_text == _MISSING_BITS_SAID and fraction == _FRACTION_SAID
-
-
 @cache
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), section by section of ``03-coll-ampolla.md``,
@@ -102,7 +98,7 @@ def readout() -> WidgetClaims:
         _numbers_exercises(),
     )
     n |= _alt_texts(n)
-    return WidgetClaims(n, _claims(n), _corrections())
+    return WidgetClaims(n, _claims(n), registry.corrections())
 
 
 # --- the numbers of each section of the page ----------------------------------------------------
@@ -227,120 +223,16 @@ def _alt_texts(n: dict) -> dict[str, str]:
     return {"w3_fig_fraction_alt": fraction, "w3_fig_realistic_alt": realistic, "w3_fig_pigeonhole_alt": pigeonhole}
 
 
-# --- the claims and their corrections -----------------------------------------------------------
+# --- the claims ------------------------------------------------------------------------------
 
 
 def _claims(n: dict) -> tuple[Claim, ...]:
-    """The author's statements W3.1 … W3.3, each judged on the numbers it speaks of."""
-    b, tiny, used = w3.bottleneck(), w3.pigeonhole(seed=_SEED), w3.codes_used()
-    return (
-        Claim(
-            "W3.1",
-            "Amb menys codis $2^{{dq}}$ que frases $V^L$, dues frases comparteixen codi.",
-            "exact",
-            "cas enumerat: {w3_tiny_sentences} frases, {w3_tiny_codes} codis possibles, "
-            "{w3_tiny_used} usats, fins a {w3_tiny_largest} frases per codi",
-            **judge(_sentences_share_a_code, tiny.bound.sentences, tiny.bound.codes, tiny.largest_share, used.most),
-            robustness="codis usats ≤ {w3_tiny_codes} en les {w3_n_seeds} codificacions (màxim {w3_used_max})",
-        ),
-        Claim(
-            "W3.2",
-            "Fracció màxima reconstruïble $2^{{dq}}/V^L = 2^{{dq - L\\log_2 V}}$, sigui quin sigui el codificador.",
-            "exact",
-            "$2^{{{w3_dq}}}/{w3_V}^{{{w3_L}}}$ = {w3_fraction_ratio}: hi falten {w3_missing} bits. El llibre "
-            "manté «Cap arquitectura no hi pot fer res» perquè, amb aquestes d i q, és aritmètica; amb les mides "
-            "del model sense atenció de Bahdanau et al. (2015), d = {w3_real_d} i V = {w3_real_V}, hi caben totes "
-            "les frases fins a L = {w3_real_Lmax}, i el que fa perdre qualitat amb la longitud no és aquesta fita "
-            "sinó el que el model aprèn (ho mesura la pàgina on tres codificadors–descodificadors aprenen a copiar). "
-            "Les fonts: Bahdanau et al. (2015, §5.1, sobre la figura 2), «the "
-            "performance of RNNencdec dramatically drops as the length of the sentences increases» i «RNNsearch-50, "
-            "especially, shows no performance deterioration even with sentences of length 50 or more»; Sutskever "
-            "et al. (2014), amb {w3_sut_d} nombres per frase i la frase invertida, «the LSTM did not have "
-            "difficulty on long sentences»; Cho et al. (2014b, «On the Properties of Neural Machine Translation»), "
-            "«its performance degrades rapidly as the length "
-            "of the sentence and the number of unknown words increase»: la longitud i les paraules desconegudes, "
-            "barrejades.",
-            **judge(_fraction_is_the_bound, b.fraction, b.d, b.q, b.V, b.L, b.missing_bits),
-        ),
-        Claim(
-            "W3.3",
-            "Falten 8,0 bits i ni el millor codi no arriba al 0,39 %.",
-            "exact",
-            "falten {w3_missing} bits; fracció {w3_fraction_ratio} = {w3_fraction_exact} (a la figura i al "
-            "giny, amb tres xifres significatives: {w3_fraction})",
-            **judge(_eight_bits_missing, n["w3_missing"], float(b.fraction)),
-        ),
-    )
-
-
-def _corrections() -> tuple[Correction, ...]:
-    """The author's words the page mends: the best code reaches 0,39 % and passes it."""
-    return (
-        Correction(
-            "W3.3",
-            "ni el millor codi imaginable no arriba al 0,39 %",
-            "ni el millor codi imaginable no passa del {w3_fraction_exact}",
-            "2⁻⁸ = {w3_fraction_ratio} = {w3_fraction_exact} exactament, que és més que {w3_fraction_2}: "
-            "el millor codi hi arriba i el passa per poc.",
-            change="precision",
-        ),
-    )
+    """The author's statements, judged on the page's sizes, its enumerated tiny case, the codes used over
+    the seeds and the missing bits as the page prints them (:func:`~chapter09.pages.bottleneck_claims.claims`)."""
+    return registry.claims(w3.bottleneck(), w3.pigeonhole(seed=_SEED), w3.codes_used(), n["w3_missing"])
 
 
 # --- the figures --------------------------------------------------------------------------------
-
-
-def _plot_fraction(fractions, n: dict) -> Figure:
-    """Largest reconstructible fraction against the sentence length L (log scale), the default L circled."""
-    fig, ax = new_figure()
-    ax.semilogy(_LENGTHS, [float(f) for f in fractions], "o-", color=BLUE, ms=4)
-    f = float(fractions[_LENGTHS.index(w3.L)])
-    ax.semilogy([w3.L], [f], "o", ms=9, mfc="none", color=ORANGE, label=f"L = {n['w3_L']}: {n['w3_fraction']}")
-    ax.set_xlabel("longitud de la frase $L$ (paraules)")
-    ax.set_ylabel("fracció reconstruïble màxima")
-    power_ticks(ax)
-    catalan_ticks(ax, "x")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.legend(fontsize=SMALL)
-    return fig
-
-
-def _plot_code_sharing(pigeonhole: w3.Pigeonhole) -> Figure:
-    """How many codes hold 1, 2, 3, … sentences in the enumerated tiny case."""
-    fig, ax = new_figure()
-    share, count = zip(*pigeonhole.sentences_per_code)
-    ax.bar([str(s) for s in share], count, color=BLUE)
-    ax.set_xlabel("frases que comparteixen un mateix codi")
-    ax.set_ylabel("nombre de codis")
-    catalan_ticks(ax, "y")
-    return fig
-
-
-def _plot_realistic(d: int, q: int, V: int, L: int, n: dict) -> Figure:
-    """Bits a sentence needs (L·log₂V) against the bits of the vector (d·q), with realistic sizes:
-    the sentence length L is marked, and the longest length that still fits."""
-    fig, ax = new_figure()
-    lengths = np.unique(np.geomspace(*_REALISTIC_LENGTHS, 200).astype(int))
-    ax.loglog(lengths, lengths * math.log2(V), "-", color=BLUE, label="bits de la frase, $L\\log_2 V$")
-    ax.axhline(d * q, color=GREY, ls="--", lw=1, label=f"bits del vector, $dq$ = {n['w3_real_dq']}")
-    longest = w3.longest_sentence(d, q, V)
-    ax.axvline(longest, color=GREY, ls=":", lw=1)
-    ax.annotate(
-        f"$L$ = {n['w3_real_Lmax']}",
-        (longest, math.log2(V)),
-        textcoords="offset points",
-        xytext=(-6, 4),
-        ha="right",
-        fontsize=SMALL,
-    )
-    label = f"$L$ = {n['w3_real_L']}: {n['w3_real_L_log2V']} bits"
-    ax.loglog([L], [L * math.log2(V)], "o", ms=8, mfc="none", color=ORANGE, label=label)
-    ax.set_xlabel("longitud de la frase $L$ (paraules)")
-    ax.set_ylabel("bits")
-    ax.set_ylim(top=30 * d * q)  # room above the vector's line for the legend
-    log_log_ticks(ax)
-    ax.legend(fontsize=SMALL, loc="upper left")
-    return fig
 
 
 @typeset
@@ -348,9 +240,15 @@ def figures() -> dict[str, Figure]:
     """The page's figures, by the name the page shows them under."""
     n = readout().numbers
     return {
-        "w3_fig_fraction": _plot_fraction(w3.fraction_curve(w3.D, w3.Q, w3.V, _LENGTHS), n),
-        "w3_fig_pigeonhole": _plot_code_sharing(w3.pigeonhole(seed=_SEED)),
-        "w3_fig_realistic": _plot_realistic(*w3.REALISTIC, n),
+        "w3_fig_fraction": plots.plot_fraction(
+            _LENGTHS, w3.fraction_curve(w3.D, w3.Q, w3.V, _LENGTHS), {"L": n["w3_L"], "fraction": n["w3_fraction"]}
+        ),
+        "w3_fig_pigeonhole": plots.plot_code_sharing(w3.pigeonhole(seed=_SEED)),
+        "w3_fig_realistic": plots.plot_realistic(
+            *w3.REALISTIC,
+            _REALISTIC_LENGTHS,
+            {k: n[f"w3_real_{k}"] for k in ("dq", "Lmax", "L", "L_log2V")},
+        ),
     }
 
 
