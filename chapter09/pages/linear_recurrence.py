@@ -1,32 +1,51 @@
 """Widget 8's page: the door back — a gated linear recurrence, its two parallel scans, the gradient
-as an identity, why tanh steps do not compose into one, and the memory of published models.
+as an identity, why tanh steps do not compose into one, and the memory of published models — its
+numbers, claims, table, figures and widget states.
 
-Every number comes from :mod:`chapter09.linear_recurrence`; page 01's and page 05's are their
-pages' own strings (``rnn_gradient.readout``, ``cost.kv_cache_bytes``).  The draw-dependent
-claims are judged on seed 0 and counted over the seeds 0 … N_SEEDS − 1.
+:func:`readout` reads as the page (``book/08-recurrencia-lineal.md``) does: one function per section
+gives the glue keys that the reader meets there first.  The sections, in the order of the page:
+
+=========================================  ===========================================================
+``_numbers_linear_recurrences``            the opening, «La recurrència»: the draw
+``_numbers_two_ways_of_one_computation``   «Dues maneres de fer el mateix càlcul»
+``_numbers_the_gradient_an_identity``      «El gradient, ara una identitat»
+``_numbers_why_tanh_cannot_be_scanned``    «Per què els passos d'una RNN amb tanh no es componen»
+``_numbers_memory_of_real_models``         «La memòria dels models publicats», the table and figure
+``_numbers_the_bottleneck_returns``        «Torna el coll d'ampolla»
+``_numbers_how_we_know``                   «Com ho sabem»: over the seeds 0 … N_SEEDS − 1
+``_numbers_exercises``                     «Exercicis»
+=========================================  ===========================================================
+
+(«Amb codi» glues no number.)  The figures' text alternatives and the table of real models follow,
+each in a function of its own; the claims' statements and their checks are in
+:mod:`chapter09.pages.linear_recurrence_claims` (the draw-dependent ones judged on seed 0, and counted
+over the seeds by the same checks), the drawing of the figures in
+:mod:`chapter09.pages.linear_recurrence_plots`, and what the page computes in
+:mod:`chapter09.linear_recurrence`; page 01's and page 05's numbers come from their maths modules
+(:mod:`chapter09.rnn_gradient`, :mod:`chapter09.cost`).
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-import numpy as np
 from matplotlib.figure import Figure
 
 from .. import cost as w5
 from .. import fmt, validate
 from .. import linear_recurrence as lr
 from .. import rnn_gradient as w1
-from ..claim import Claim, WidgetClaims, judge, sections
+from ..claim import Claim, WidgetClaims, sections
 from ..common import N_SEEDS
 from ..interactive import control, spec
-from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, log_log_ticks, new_figure, typeset
+from ..plots import typeset
+from . import linear_recurrence_claims as registry
+from . import linear_recurrence_plots as plots
 
 __all__ = ["LABELS", "controls", "figures", "reading", "readout"]
 
-U = lr.UNIT_ROUNDOFF  # u = 2⁻⁵³, the unit of rounding on this page and on page 07
-L_LONG = 131_072  # a long context: 2**17 tokens, page 05's longest
-TANH_FAR = 0.01  # "far from one step": the best line leaves more than 1 % of the spread
+U = registry.U  # u = 2⁻⁵³, the unit of rounding on this page and on page 07
+L_LONG = registry.L_LONG  # a long context: 2**17 tokens, page 05's longest
 MATRIX_D, MATRIX_LAYERS = 4096, 32  # a d×d state per layer with Llama-3.1-8B's width and depth
 KEYS = {"OPT-13B": "opt", "Llama-3.1-8B": "llama", "DeepSeek-V3": "deepseek", "Mistral-7B-v0.1": "mistral"}
 KEYS["Qwen3-Next-80B-A3B"] = "qwen"
@@ -37,12 +56,9 @@ KINDS = {
     "mistral": "finestra lliscant",
     "qwen": "híbrid: Gated DeltaNet i atenció",
 }
-COLORS = {"opt": ORANGE, "llama": BLUE, "deepseek": GREEN, "mistral": GREY, "qwen": "#7570b3"}
-STATE_COLOR = "#a6761d"  # the fixed d×d state: dashed, in the figure and the widget alike
 LENGTHS = tuple(2**k for k in range(4, 18))  # the widget's L: 16 … 131.072
 SIDES = (256, 512, 1024, 2048, 4096)  # the widget's d of the d×d state
 _MODELS = {KEYS[m.name]: m for m in lr.MODELS}  # by key: w8_llama_…
-_SCAN_TOLERANCE = float(lr.work(lr.STEPS).scan_depth)  # one unit of rounding u a round
 # The contexts the two models that cannot reach L_LONG were trained for: OPT-13B's 2.048 tokens (page 05's
 # PUBLISHED_13B_CONTEXT), Mistral-7B-v0.1's 8k («32k context window (vs 8k context in v0.1) … No Sliding-Window
 # Attention», the model card of Mistral-7B-Instruct-v0.2, Mistral AI 2023)
@@ -82,34 +98,6 @@ def _big_bytes(n: int) -> str:
 def _seeds_text(k: int) -> str:
     """k of the N_SEEDS seeds: ``200 de 200 llavors``."""
     return f"{fmt.integer(k)} {fmt.de(fmt.integer(N_SEEDS))} llavors"
-
-
-# --- the claims' checks --------------------------------------------------------------------------
-
-
-def _scan_equals_loop(ulps: float, tolerance: float) -> bool:
-    """W8.1: the scan's states are the loop's within ``tolerance`` units of rounding u (one a round)."""
-    return ulps <= tolerance
-
-
-def _scan_work_is_counted(combines: int, rounds: int, L: int) -> bool:
-    """W8.2: the combines counted are L·R − 2^R + 1 in R = ⌈log₂ L⌉ rounds, more than the loop's L."""
-    return rounds == (L - 1).bit_length() and combines == L * rounds - 2**rounds + 1 and combines > L
-
-
-def _slope_is_the_mean(slope: float, mean_log: float, T: int) -> bool:
-    """W8.3: the slope equals the mean of ln λ to 2T units of rounding u (one a product, one a logarithm)."""
-    return abs(slope - mean_log) <= 2 * T * U * abs(mean_log)
-
-
-def _tanh_does_not_close(affine: float, tanh: float) -> bool:
-    """W8.4: the composed affine maps are one map (residual ≤ 200 u); the tanh steps are not (> 1 %)."""
-    return affine <= 200 * U and tanh > TANH_FAR
-
-
-def _toy_is_llama(toy_per_token: int, llama_per_token: int, llama_long: int) -> bool:
-    """W8.5: page 05's toy keeps Llama-3.1-8B's 131.072 B a token, 17,18 GB at 131.072 tokens."""
-    return toy_per_token == llama_per_token == 131_072 and llama_long == 131_072 * L_LONG
 
 
 @cache
@@ -261,17 +249,18 @@ def _numbers_how_we_know() -> dict[str, str]:
     slopes = [lr.measured_slope(k) for k in seeds]
     compositions = [lr.compose(*lr.steps(k)) for k in seeds]
     mean_log = slopes[0][1]
+    held_1, held_3, held_4 = registry.seeds_holding(gaps, slopes, compositions)
     return {
         "w8_last_seed": fmt.integer(N_SEEDS - 1),
-        "w8_tol_ulps": fmt.integer(int(_SCAN_TOLERANCE)),
-        "w8_seeds_1": _seeds_text(sum(_scan_equals_loop(g, _SCAN_TOLERANCE) for g in gaps)),
+        "w8_tol_ulps": fmt.integer(int(registry.SCAN_TOLERANCE)),
+        "w8_seeds_1": _seeds_text(held_1),
         "w8_scan_ulps_max": _ulps_text(max(gaps)),
         "w8_slope_tol": fmt.power_of_ten(2 * lr.STEPS * U * abs(mean_log), 1),
-        "w8_seeds_3": _seeds_text(sum(_slope_is_the_mean(x, m, lr.STEPS) for x, m in slopes)),
+        "w8_seeds_3": _seeds_text(held_3),
         "w8_step_lo": fmt.shortest(lr.STEP_SLOPES[0]),
         "w8_step_hi": fmt.shortest(lr.STEP_SLOPES[1]),
-        "w8_tanh_far": fmt.percent(TANH_FAR, 0),
-        "w8_seeds_4": _seeds_text(sum(_tanh_does_not_close(x.affine, x.tanh) for x in compositions)),
+        "w8_tanh_far": fmt.percent(registry.TANH_FAR, 0),
+        "w8_seeds_4": _seeds_text(held_4),
         "w8_tanh_residual_min": fmt.percent(min(x.tanh for x in compositions), 0),
     }
 
@@ -319,53 +308,11 @@ def _alt_texts(n: dict) -> dict[str, str]:
 
 
 def _claims() -> tuple[Claim, ...]:
-    """The book's statements W8.1 … W8.5, each judged on the numbers it speaks of (seed 0)."""
-    s, llama = lr.scan(*lr.draw(seed=0)), _MODELS["llama"]
+    """The book's statements, judged on seed 0's draw, page 05's toy and Llama-3.1-8B's memory
+    (:func:`~chapter09.pages.linear_recurrence_claims.claims`)."""
     slope, mean_log = lr.measured_slope(0)
-    c = lr.compose(*lr.steps(0))
-    return (
-        Claim(
-            "W8.1",
-            "L'escaneig paral·lel dona els mateixos estats que el bucle, llevat d'unes unitats d'arrodoniment.",
-            "draw",
-            "diferència màxima de {w8_scan_ulps} unitats u = 2⁻⁵³ a L = {w8_L} (tolerància {w8_tol_ulps}, una per "
-            "ronda; la pitjor llavor, {w8_scan_ulps_max}); l'escaneig de Blelloch, {w8_tree_ulps}",
-            **judge(_scan_equals_loop, lr.scan_gap(0), _SCAN_TOLERANCE),
-            robustness="{w8_seeds_1}",
-        ),
-        Claim(
-            "W8.2",
-            "L'escaneig de Hillis i Steele fa ⌈log₂ L⌉ rondes i més treball que el bucle.",
-            "exact",
-            "{w8_rounds} rondes i {w8_combines} composicions comptades a L = {w8_L}, contra {w8_loop_work} passos; "
-            "el de Blelloch (1990), {w8_tree_rounds} rondes i {w8_tree_combines} composicions",
-            **judge(_scan_work_is_counted, s.combines, s.rounds, lr.STEPS),
-        ),
-        Claim(
-            "W8.3",
-            "En una recurrència lineal, el pendent del logaritme del gradient és exactament la mitjana de ln λ.",
-            "draw",
-            "pendent {w8_slope}, mitjana {w8_mean_log_a}: {w8_slope_gap} (tolerància {w8_slope_tol})",
-            **judge(_slope_is_the_mean, slope, mean_log, lr.STEPS),
-            robustness="{w8_seeds_3}",
-        ),
-        Claim(
-            "W8.4",
-            "Dos passos afins componen un sol pas afí; dos passos tanh no componen un sol pas tanh.",
-            "draw",
-            "residu relatiu de la millor recta: {w8_affine_residual} (afí), {w8_tanh_residual} (tanh; "
-            "el mínim de les llavors, {w8_tanh_residual_min})",
-            **judge(_tanh_does_not_close, c.affine, c.tanh),
-            robustness="{w8_seeds_4}",
-        ),
-        Claim(
-            "W8.5",
-            "El model de joguina de la pàgina del cost i la memòria guarda per token tants bytes com Llama-3.1-8B.",
-            "exact",
-            "{w8_toy_per_token} B per token tots dos; {w8_llama_long} a {w8_L_long} tokens",
-            **judge(_toy_is_llama, _toy_per_token(), llama.per_token, lr.cache_bytes(llama, L_LONG)),
-        ),
-    )
+    s, c = lr.scan(*lr.draw(seed=0)), lr.compose(*lr.steps(0))
+    return registry.claims(lr.scan_gap(0), s, slope, mean_log, c, _toy_per_token(), _MODELS["llama"])
 
 
 def _tables(n: dict) -> dict:
@@ -390,71 +337,17 @@ def _tables(n: dict) -> dict:
 # --- the figures --------------------------------------------------------------------------------
 
 
-def _plot_work(n: dict) -> Figure:
-    """Depth and work against L (log–log): the loop's L and L, and each scan's rounds and combines."""
-    fig, ax = new_figure()
-    lengths = [2**k for k in range(1, 18)]
-    works = [lr.work(length) for length in lengths]
-    ax.plot(lengths, lengths, "-", color=ORANGE, label="bucle: profunditat = treball = L")
-    ax.plot(lengths, [w.scan_work for w in works], "--", color=BLUE, label="Hillis i Steele: treball (composicions)")
-    ax.plot(lengths, [w.scan_depth for w in works], "-", color=BLUE, label="Hillis i Steele: profunditat (rondes)")
-    ax.plot(lengths, [w.tree_work for w in works], "--", color=GREEN, label="Blelloch: treball (composicions)")
-    ax.plot(lengths, [w.tree_depth for w in works], "-", color=GREEN, label="Blelloch: profunditat (rondes)")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("longitud L (passos)")
-    ax.set_ylabel("passos seguits o operacions")
-    log_log_ticks(ax)
-    ax.legend(loc="upper left", fontsize=SMALL)
-    return fig
-
-
-def _plot_gradient(n: dict) -> Figure:
-    """ln|∂h_T/∂h_{T−k}| against k: a few channels, their mean, and the line of slope mean ln a."""
-    fig, ax = new_figure()
-    a, _ = lr.draw(seed=0)
-    log_g = np.log(lr.gradient(a))
-    k = np.arange(len(log_g))
-    for j in range(4):
-        ax.plot(k, log_g[:, j], color=GREY, lw=0.6, alpha=0.6, label="quatre canals" if j == 0 else None)
-    ax.plot(k, log_g.mean(axis=1), color=BLUE, lw=2, label="mitjana dels canals (retropropagació)")
-    ax.plot(k, k * np.log(a).mean(), "--", color=ORANGE, label=f"k · ln λ mitjà, pendent {n['w8_mean_log_a']}")
-    ax.set_xlabel("passos enrere k")
-    ax.set_ylabel("ln |∂hₜ/∂hₜ₋ₖ| (t = T)")
-    ax.legend(loc="lower left", fontsize=SMALL)
-    return fig
-
-
-def _plot_memory(n: dict) -> Figure:
-    """Bytes kept against the context length (log–log) for the five models and a d×d state."""
-    fig, ax = new_figure()
-    tokens = [2**k for k in range(4, 18)]
-    for m in lr.MODELS:
-        key = KEYS[m.name]
-        ax.plot(tokens, [lr.cache_bytes(m, t) for t in tokens], "-", color=COLORS[key], label=m.name)
-    matrix = lr.matrix_state_bytes(MATRIX_D, MATRIX_LAYERS)
-    ax.axhline(matrix, color=STATE_COLOR, lw=1.2, ls="--")
-    ax.annotate(
-        f"estat {n['w8_matrix_d']}×{n['w8_matrix_d']} per capa, {n['w8_matrix_layers']} capes",
-        (tokens[0], matrix),
-        textcoords="offset points",
-        xytext=(0, 4),
-        fontsize=SMALL,
-    )
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("context L (tokens)")
-    ax.set_ylabel("bytes en memòria")
-    log_log_ticks(ax)
-    ax.legend(loc="lower right", fontsize=SMALL)
-    return fig
-
-
 @typeset
 def figures() -> dict[str, Figure]:
     """The page's figures, by the name the page shows them under."""
-    n = readout().numbers
-    return {"w8_fig_work": _plot_work(n), "w8_fig_gradient": _plot_gradient(n), "w8_fig_memory": _plot_memory(n)}
+    n, (a, _) = readout().numbers, lr.draw(seed=0)
+    matrix = lr.matrix_state_bytes(MATRIX_D, MATRIX_LAYERS)
+    state = f"estat {n['w8_matrix_d']}×{n['w8_matrix_d']} per capa, {n['w8_matrix_layers']} capes"
+    return {
+        "w8_fig_work": plots.plot_work(),
+        "w8_fig_gradient": plots.plot_gradient(a, n["w8_mean_log_a"]),
+        "w8_fig_memory": plots.plot_memory(KEYS, matrix, state),
+    }
 
 
 # --- the widget ---------------------------------------------------------------------------------
@@ -491,7 +384,7 @@ def controls() -> dict:
     curves = [
         {
             "label": m.name,
-            "color": COLORS[KEYS[m.name]],
+            "color": plots.COLORS[KEYS[m.name]],
             "x": list(LENGTHS),
             "y": [lr.cache_bytes(m, t) for t in LENGTHS],
         }
@@ -500,11 +393,11 @@ def controls() -> dict:
 
     def state(L, d):
         llama = next(m for m in lr.MODELS if m.name == "Llama-3.1-8B")
-        matrix = {"label": "estat d×d per capa", "color": STATE_COLOR, "dash": True, "x": [LENGTHS[0], LENGTHS[-1]]}
-        matrix["y"] = [lr.matrix_state_bytes(d, MATRIX_LAYERS)] * 2
+        matrix = {"label": "estat d×d per capa", "color": plots.STATE_COLOR, "dash": True}
+        matrix |= {"x": [LENGTHS[0], LENGTHS[-1]], "y": [lr.matrix_state_bytes(d, MATRIX_LAYERS)] * 2}
         plot = {"kind": "lines", "xlog": True, "ylog": True, "xlabel": "context L (tokens)", "ylabel": "bytes"}
         plot["legend"] = "below"  # six curves: a legend inside the axes would hide some
-        marker = {"x": L, "y": lr.cache_bytes(llama, L), "color": COLORS[KEYS[llama.name]]}  # on Llama's line
+        marker = {"x": L, "y": lr.cache_bytes(llama, L), "color": plots.COLORS[KEYS[llama.name]]}  # on Llama's line
         plot |= {"marker": marker, "series": [*curves, matrix]}
         return {"readout": reading(L, d), "plot": plot}
 
