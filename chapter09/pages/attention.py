@@ -1,4 +1,22 @@
-"""Widget 4's page: attention weights — its numbers, claims, figures and widget."""
+"""Widget 4's page: attention weights — its numbers, claims, table, figures and widget states.
+
+:func:`readout` reads as the page (``book/04-atencio.md``) does: one function per section gives
+the glue keys that the section's prose meets first.  The sections, in the order of the page:
+
+============================================  ============================================================
+``_numbers_attention_weights``                «Els pesos de l'atenció», the opening, and its table
+``_numbers_rows_and_hull_in_floating_point``  «Com ho sabem»: «Les files i l'envolupant, en coma flotant.»
+``_numbers_zero_weights``                     «Com ho sabem»: «Pesos que valen zero.»
+``_numbers_copy_and_mean_seed_by_seed``       «Com ho sabem»: «La còpia i la mitjana, tirada a tirada.»
+``_numbers_exercises``                        «Exercicis»
+``_numbers_claims_page``                      only in the claims' rows (``afirmacions.md``)
+============================================  ============================================================
+
+(«Amb codi» glues only numbers met before it.)  The figures' text alternatives, the claims and the
+table follow; the claims' statements, their checks and the corrections are in
+:mod:`chapter09.pages.attention_claims`, the drawing of the figures in
+:mod:`chapter09.pages.attention_plots`, and what the page computes in :mod:`chapter09.attention`.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +24,14 @@ from functools import cache
 
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter
 
 from .. import attention as w4
 from .. import fmt, validate
-from ..claim import Claim, Correction, WidgetClaims, judge, sections
+from ..claim import Claim, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
-from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, heat_maps, new_figure, typeset
+from ..plots import typeset
+from . import attention_claims as registry
+from . import attention_plots as plots
 
 __all__ = ["LABELS", "controls", "figures", "reading", "readout"]
 
@@ -20,8 +39,6 @@ _TEMPERATURES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0,
 _TEMPERATURES += (10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0)
 _D_K = 64  # the base Transformer's d_k = 512 / 8 heads (exercise 1)
 _STEEPER = 2.0  # exercise 2: the alignment's slope doubled, then the temperature too
-_MAX_ROW_SUM_ULP = 4  # "sums to 1": within a few units of 2⁻⁵³ (the exp, the log and the sum each round)
-_CURVE_SLACK = 1e-12  # the span may dip by rounding alone and still count as growing with τ
 
 LABELS = {
     "span": "abast efectiu (mitjana)",
@@ -83,35 +100,6 @@ def _one_off_text(off: float) -> str:
     return f"1 {'−' if off < 0 else '+'} {_power_of_two(int(np.log2(abs(off))))}"
 
 
-# --- the claims' checks: each judges the numbers of one sentence of the book ----------------
-
-
-def _rows_sum_to_one(max_ulp: int, min_weight: float) -> bool:
-    """W4.1: every row of α sums to 1 (to ``_MAX_ROW_SUM_ULP`` roundings) and no weight is negative."""
-    return max_ulp <= _MAX_ROW_SUM_ULP and min_weight >= 0
-
-
-def _context_inside_hull(hull_excess: float) -> bool:
-    """W4.2: the context does not leave the convex hull of the states."""
-    return hull_excess <= 0
-
-
-def _context_leaves_by_exact_zero(hull_excess: float) -> bool:
-    """W4.3: the farthest context leaves the hull by 0,0, an exact zero."""
-    return hull_excess == 0.0
-
-
-def _cold_copies_one_state(span: float, copy_gap: float, spacing: float) -> bool:
-    """W4.4: at τ = 0,05 the span is 1 and the context copies one state (within ``w4.COPY_TOL``)."""
-    return round(span) == 1 and copy_gap < w4.COPY_TOL * spacing
-
-
-def _warm_tends_to_the_mean(span: float, n_words: int, span_curve, mean_gap: float, spacing: float) -> bool:
-    """W4.5: the span grows with τ to all the words at τ = 4, the context to the mean (``w4.MEAN_TOL``)."""
-    grows = bool(np.all(np.diff(span_curve) >= -_CURVE_SLACK))
-    return round(span) == n_words and grows and mean_gap < w4.MEAN_TOL * spacing
-
-
 @cache
 def readout() -> WidgetClaims:
     """The page's numbers (glue key → Catalan string), section by section of ``04-atencio.md`` (the
@@ -126,7 +114,7 @@ def readout() -> WidgetClaims:
     )
     n |= _alt_texts(n)
     table = {"readout": _readout_table()}
-    return WidgetClaims(n, _claims(), _corrections(), tables=table)
+    return WidgetClaims(n, _claims(), registry.corrections(), tables=table)
 
 
 def _at(tau: float) -> w4.Attention:
@@ -283,87 +271,14 @@ def _alt_texts(n: dict) -> dict[str, str]:
     return {"w4_fig_alpha_alt": alpha, "w4_fig_span_alt": span}
 
 
-# --- the claims, their corrections, the table ---------------------------------------------------
+# --- the claims and the table -------------------------------------------------------------------
 
 
 def _claims() -> tuple[Claim, ...]:
-    """The author's statements W4.1 … W4.5, each judged on the numbers it speaks of."""
+    """The author's statements, judged on the page's example at its three temperatures, the row sums and
+    the mean span along τ (:func:`~chapter09.pages.attention_claims.claims`)."""
     base, cold, warm = _at(w4.TEMPERATURE), _at(w4.COLD), _at(w4.WARM)
-    rows, curve_s = w4.row_sums(), w4.mean_span_curve()[1]
-    return (
-        Claim(
-            "W4.1",
-            "Cada fila de α suma exactament 1 i no té cap valor negatiu.",
-            "exact",
-            "Σα − 1: com a molt {w4_max_ulp_value}; pes mínim {w4_min_weight}",
-            **judge(_rows_sum_to_one, rows.largest, min(a.min_weight for a in (base, cold, warm))),
-            robustness="exactament 1,0 en {w4_sums_exact_share__el} de les files; a ≤ {w4_pow_one} en "
-            "{w4_sums_2ulp_share__el}",
-        ),
-        Claim(
-            "W4.2",
-            "El context $\\mathbf{{c}}_t = \\sum_j \\alpha_{{tj}}\\mathbf{{h}}_j$ no surt de l'envolupant "
-            "convexa dels $\\mathbf{{h}}_j$.",
-            "qualitative",
-            "excés per component: {w4_hull_excess}",
-            **judge(_context_inside_hull, base.hull_excess),
-            robustness="{w4_hull_share} {w4_hull_cases__de} casos",
-        ),
-        Claim(
-            "W4.3",
-            "El context més allunyat se'n surt per 0,0, un zero exacte.",
-            "exact",
-            "{w4_hull_excess}",
-            **judge(_context_leaves_by_exact_zero, base.hull_excess),
-            robustness="0,0 exacte en {w4_hull_share__el} {w4_hull_cases__de} casos",
-        ),
-        Claim(
-            "W4.4",
-            "τ = 0,05: l'abast efectiu cau a 1 i el context és una còpia d'un sol estat.",
-            "qualitative",
-            "abast {w4_span_cold}; context a {w4_copy_gap_cold} de l'estat més proper "
-            "(distància mitjana entre dos estats, {w4_spacing})",
-            **judge(_cold_copies_one_state, cold.span.mean(), cold.copy_gap, base.state_spacing),
-            robustness="còpia (a menys {w4_copy_tol__del} de la separació) en {w4_copy_share__el} de "
-            "{w4_n_seeds} llavors",
-        ),
-        Claim(
-            "W4.5",
-            "τ = 4: l'abast tendeix a 7 i el context, a la mitjana de la frase.",
-            "qualitative",
-            "abast {w4_span_warm} ({w4_span_warm_range}); context a {w4_mean_gap_warm} de la mitjana",
-            **judge(_warm_tends_to_the_mean, warm.span.mean(), w4.N, curve_s, warm.mean_gap, base.state_spacing),
-            robustness="a menys {w4_mean_tol__del} de la separació de la mitjana en {w4_mean_share__el} de "
-            "{w4_n_seeds} llavors",
-        ),
-    )
-
-
-def _corrections() -> tuple[Correction, ...]:
-    """The author's words the page mends: W4.1 and W4.2 hold in exact arithmetic only."""
-    return (
-        Correction(
-            "W4.1",
-            "cada fila de $\\alpha$ suma exactament 1 i no té",
-            "cada fila de $\\alpha$ suma 1 —en coma flotant, exactament o amb un error de com "
-            "a molt {w4_max_ulp_value}— i no té",
-            "En float64 la divisió de la softmax arrodoneix: {w4_sums_exact_share} de les files "
-            "sumen 1,0 exactament i cap no se n'allunya més {w4_max_ulp_value__de} ({w4_max_ulp_units}).",
-            change="precision",
-        ),
-        Correction(
-            "W4.2",
-            "no hi ha cap manera que una mitjana ponderada amb pesos positius que sumen 1 caigui fora",
-            "en aritmètica exacta no hi ha cap manera que una mitjana ponderada amb pesos no negatius "
-            "que sumen 1 caigui fora",
-            "A τ = {w4_tau_min}, {w4_zero_weights} dels {w4_n_weights} pesos valen 0,0 per sotaeiximent: "
-            "mai no són negatius, però no tots són positius. I l'argument és d'aritmètica exacta: en coma "
-            "flotant les files no sumen sempre 1 (fins a {w4_max_ulp_value} de diferència), i amb tots els "
-            "estats iguals a 1 el context surt de l'envolupant per {w4_const_excess}; amb els estats de la "
-            "pàgina, el context ha quedat dins en {w4_hull_share__el} dels {w4_hull_cases} casos provats.",
-            change="precision",
-        ),
-    )
+    return registry.claims(base, cold, warm, w4.row_sums(), w4.mean_span_curve()[1])
 
 
 def _readout_table() -> tuple[list[str], list[list[str]]]:
@@ -380,25 +295,6 @@ def _readout_table() -> tuple[list[str], list[list[str]]]:
 # --- the figures --------------------------------------------------------------------------------
 
 
-def _plot_span(temperatures, spans, marks: dict) -> Figure:
-    """Mean effective span against the temperature (log scale), with the text's temperatures marked."""
-    fig, ax = new_figure()
-    ax.semilogx(temperatures, spans, "-", color=BLUE)
-    for level in (1, w4.N):
-        ax.axhline(level, color=GREY, lw=0.8, ls=":")
-    for tau, (span, label) in marks.items():
-        ax.semilogx([tau], [span], "o", color=ORANGE)
-        where = (8, 6) if span < w4.N / 2 else (8, -14)
-        ax.annotate(label, (tau, span), textcoords="offset points", fontsize=SMALL, xytext=where)
-    ax.set_xlabel("temperatura τ")
-    ax.set_ylabel("abast efectiu mitjà")
-    ax.xaxis.set_major_formatter(
-        FuncFormatter(lambda x, _p: "1" if x == 1 else "10" + fmt.power_of_ten(x, 0).split("·10")[-1])
-    )
-    catalan_ticks(ax, "y")
-    return fig
-
-
 @typeset
 def figures() -> dict[str, Figure]:
     """The page's figures, by the name the page shows them under."""
@@ -408,10 +304,10 @@ def figures() -> dict[str, Figure]:
         for t, k in ((w4.COLD, "cold"), (w4.WARM, "warm"))
     }
     return {
-        "w4_fig_alpha": heat_maps(
-            [(w4.attend(temperature=t).alpha, "τ = " + _tau_text(t)) for t in temperatures], "paraula d'entrada $j$"
+        "w4_fig_alpha": plots.plot_alpha(
+            [w4.attend(temperature=t).alpha for t in temperatures], [_tau_text(t) for t in temperatures]
         ),
-        "w4_fig_span": _plot_span(*w4.mean_span_curve(), marks),
+        "w4_fig_span": plots.plot_span(*w4.mean_span_curve(), marks),
     }
 
 
