@@ -223,7 +223,7 @@ def _alt_texts(n: dict) -> dict[str, str]:
     return {"w3_fig_fraction_alt": fraction, "w3_fig_realistic_alt": realistic, "w3_fig_pigeonhole_alt": pigeonhole}
 
 
-# --- the claims ------------------------------------------------------------------------------
+# --- the claims ---------------------------------------------------------------------------------
 
 
 def _claims(n: dict) -> tuple[Claim, ...]:
