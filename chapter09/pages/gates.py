@@ -1,18 +1,33 @@
-"""Widget 7's page: gates as σ(a)⊙b, its numbers, its widget and its figure."""
+"""Widget 7's page: gates as σ(a)⊙b — its numbers, claims, figure and widget states.
+
+:func:`readout` reads as the page (``book/07-portes.md``) does: one function per section gives
+the glue keys that the section's prose meets first.  The sections, in the order of the page:
+
+========================  ======================================================================
+``_numbers_gates``        «Les portes: σ(a)⊙b», the opening and the author's paragraphs
+``_numbers_how_we_know``  «Com ho sabem»: «Els bits.», «L'encaminador.», «La tria.»
+``_numbers_exercises``    «Exercicis»
+========================  ======================================================================
+
+(«Amb codi» glues no number of its own.)  The widget's readout, :func:`reading`, gives the prose
+its strings too.  The figure's text alternative and the claims follow; the claims' statements,
+their checks and the corrections are in :mod:`chapter09.pages.gates_claims`, the drawing of the
+figure in :mod:`chapter09.pages.gates_plots`, and what the page computes in :mod:`chapter09.gates`.
+"""
 
 from __future__ import annotations
 
 import math
 from functools import cache
 
-import numpy as np
-
 from .. import fmt
 from .. import gates as w7
-from ..claim import Claim, Correction, WidgetClaims, judge, sections
+from ..claim import Claim, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
-from ..plots import BLUE, GREY, ORANGE, SMALL, catalan_ticks, new_figure, typeset
+from ..plots import BLUE, GREY, ORANGE, typeset
 from ..portable import sigmoid
+from . import gates_claims as registry
+from . import gates_plots as plots
 
 __all__ = ["LABELS", "controls", "figures", "reading", "readout"]
 
@@ -75,39 +90,6 @@ def _order(x: float) -> str:
 def _both(numbers) -> str:
     """Two numbers as the prose lists them: 7 i 8."""
     return " i ".join(numbers)
-
-
-# --- the claims' checks: each judges the numbers of one sentence of the book ----------------
-
-SAME_FORM_TOL = 1e-15  # SwiGLU reaches σ(a)⊙b to within this (fp64 rounding)
-FP64_ROUNDING = 2.0**-51  # "l'arrodoniment de fp64": a few units of 2⁻⁵³ at most
-SWITCHED_OFF_SAID = "88" + fmt.NBSP + "%"  # "el router apaga el 88 % dels canals"
-TOPK_JUMP = 0.1  # "la diferència salta": well above any rounding
-
-
-def _same_form(lstm_bitwise: bool, moe_bitwise: bool, swiglu_gap: float) -> bool:
-    """W7.1: with their parameters matched, the LSTM, the MoE and SwiGLU all compute σ(a)⊙b."""
-    return lstm_bitwise and moe_bitwise and swiglu_gap < SAME_FORM_TOL
-
-
-def _same_bits(lstm_gap: float, moe_gap: float) -> bool:
-    """W7.2: the LSTM and the MoE differ from σ(a)⊙b by an exact zero."""
-    return lstm_gap == 0.0 and moe_gap == 0.0
-
-
-def _rounding_gap(swiglu_gap: float) -> bool:
-    """W7.3: SwiGLU differs from σ(a)⊙b, by no more than fp64 rounding."""
-    return 0 < swiglu_gap <= FP64_ROUNDING
-
-
-def _router_switches_off(switched_off_text: str, topk_gap: float) -> bool:
-    """W7.4: top-2 of 16 switches off 88 % of the channels and the difference jumps."""
-    return switched_off_text == SWITCHED_OFF_SAID and topk_gap > TOPK_JUMP
-
-
-def _swish_leaves_the_unit_interval(swish_range: tuple, sigmoid_range: tuple) -> bool:
-    """W7.5: Swish(a) goes below 0 and above 1, where σ(a) stays strictly between them."""
-    return swish_range[0] < 0 and swish_range[1] > 1 and 0 < sigmoid_range[0] and sigmoid_range[1] < 1
 
 
 # --- the page's numbers, section by section: each key where the reader first meets it ----------
@@ -206,79 +188,9 @@ def _alt_texts(n: dict[str, str]) -> dict[str, str]:
 
 
 def _claims(n: dict[str, str]) -> tuple[Claim, ...]:
-    """The page's rows of the claims registry: each statement of the author's, and its check on the numbers."""
-    g, rob = w7.gates(seed=SEED), w7.robustness()
-    return (
-        Claim(
-            "W7.1",
-            "LSTM, MoE i SwiGLU tenen la mateixa forma σ(a)⊙b.",
-            "method",
-            "amb els paràmetres igualats, les tres arriben a σ(a)⊙b; sense biaix, les portes σ(a), la softmax "
-            "i els logits trien els mateixos experts ({w7_same_experts_share__el} de les llavors), però DeepSeek-V3 "
-            "suma un biaix d'equilibri a les puntuacions només per triar els k experts (paràfrasi del seu informe "
-            "tècnic, §2.1.2: el biaix no entra als pesos), i un biaix de més de {w7_margin} al canal "
-            "{w7_margin_enters} ja canvia la tria",
-            **judge(_same_form, g.lstm_gap == 0.0, g.moe_gap == 0.0, g.swiglu_gap),
-        ),
-        Claim(
-            "W7.2",
-            "L'LSTM i el MoE donen zero exacte: els mateixos bits.",
-            "exact",
-            "{w7_lstm_gap} i {w7_moe_gap}",
-            **judge(_same_bits, g.lstm_gap, g.moe_gap),
-            robustness="bit a bit en {w7_bitwise_share__el}",
-        ),
-        Claim(
-            "W7.3",
-            "SwiGLU se'n separa per 1,11·10⁻¹⁶, l'arrodoniment de fp64.",
-            "draw",
-            "{w7_swiglu_gap}",
-            **judge(_rounding_gap, g.swiglu_gap),
-            robustness="2⁻⁵³ en {w7_gap_53_share__el}, 2⁻⁵² en {w7_gap_52_share__el}, menys en "
-            "{w7_gap_smaller_share__el}, més en {w7_gap_larger_share__el} (com a molt {w7_gap_max}); a un ulp de "
-            "la referència en {w7_ulp1_share__el}, a dos en {w7_ulp2_share__el}",
-        ),
-        Claim(
-            "W7.4",
-            "Top-k 2 de 16: el router apaga el 88 % dels canals i la diferència salta a 0,804.",
-            "draw",
-            "{w7_switched_off_exact} → {w7_switched_off}; diferència {w7_topk_gap}",
-            **judge(_router_switches_off, n["w7_switched_off"], g.topk_gap),
-            robustness="mediana {w7_topk_median}, {w7_topk_min__de} a {w7_topk_max}",
-        ),
-        Claim(
-            "W7.5",
-            "SwiGLU lliga l'argument de la sigmoide amb el senyal (la mateixa x); l'LSTM els té independents.",
-            "qualitative",
-            "Swish(a) {w7_swish_min__de} a {w7_swish_max}; σ(a) {w7_sigmoid_min__de} a {w7_sigmoid_max}",
-            **judge(_swish_leaves_the_unit_interval, rob.swish_range, rob.sigmoid_range),
-        ),
-    )
-
-
-def _corrections() -> tuple[Correction, ...]:
-    """The book's corrections of the author's words, each with its measured reason."""
-    return (
-        Correction(
-            "W7.4",
-            "la diferència salta a 0,804",
-            "la diferència salta a {w7_topk_gap}",
-            "Depèn dels valors a i b que surtin: amb la llavor de la pàgina és {w7_topk_gap}; en "
-            "{w7_n_seeds} llavors, {w7_topk_min__de} a {w7_topk_max} (mediana {w7_topk_median}).",
-            change="redraw",
-        ),
-        Correction(
-            "W7.5",
-            "—les dues surten de la mateixa $x$— mentre que l'LSTM les té independents.",
-            "—$\\mathrm{{Swish}}(a) = a\\,\\sigma(a)$, una porta que ja no queda entre 0 i 1—, "
-            "mentre que a l'LSTM la sigmoide només modula un senyal que ve per una altra branca.",
-            "A l'LSTM, $i_t$ i $g_t$ també surten de la mateixa entrada "
-            "$[\\mathbf{{x}}_t, \\mathbf{{h}}_{{t-1}}]$ amb pesos "
-            "diferents, com a i b a SwiGLU: no és això el que les distingeix. El que canvia és la "
-            "porta: Swish(a) va {w7_swish_min__de} a {w7_swish_max}, σ(a) {w7_sigmoid_min__de} a "
-            "{w7_sigmoid_max}.",
-        ),
-    )
+    """The author's statements, judged on the page's draw, the seeds and the share of channels switched
+    off as the page prints it (:func:`~chapter09.pages.gates_claims.claims`)."""
+    return registry.claims(w7.gates(seed=SEED), w7.robustness(), n["w7_switched_off"])
 
 
 @cache
@@ -287,7 +199,7 @@ def readout() -> WidgetClaims:
     # «Amb codi» glues no number of its own: its examples print numbers met above
     n = sections(_numbers_gates(), _numbers_how_we_know(), _numbers_exercises())
     n |= _alt_texts(n)
-    return WidgetClaims(n, _claims(n), _corrections())
+    return WidgetClaims(n, _claims(n), registry.corrections())
 
 
 def controls() -> dict:
@@ -319,14 +231,11 @@ def figures() -> dict:
     """The page's figure, by the name the page shows it under: σ(a)⊙b per channel, and what
     the top-k router keeps of it."""
     g = w7.gates(seed=SEED)
-    fig, ax = new_figure()
-    j = np.arange(g.channels)
-    ax.bar(j - 0.2, w7.reference(g.a, g.b), width=0.4, color=BLUE, label="σ(a)⊙b (porta, LSTM, SwiGLU)")
-    ax.bar(j + 0.2, w7.moe(g.a, g.b, g.top_k), width=0.4, color=ORANGE, label=_router_label(g.top_k))
-    ax.axhline(0, color=GREY, lw=0.8)
-    ax.set_xticks(j, [fmt.integer(i + 1) for i in j])
-    ax.set_xlabel("canal")
-    ax.set_ylabel("sortida")
-    catalan_ticks(ax, "y")
-    ax.legend(fontsize=SMALL)
-    return {"w7_fig_gates": fig}
+    return {
+        "w7_fig_gates": plots.plot_gates(
+            w7.reference(g.a, g.b),
+            w7.moe(g.a, g.b, g.top_k),
+            [fmt.integer(i + 1) for i in range(g.channels)],
+            _router_label(g.top_k),
+        )
+    }
