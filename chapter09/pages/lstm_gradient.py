@@ -22,7 +22,8 @@ keys, one per f, gate and column (``w2_f095``, ``w2_f095_gated_whole`` …, :fun
 with the table, and the prose reads them wherever it names a value the table shows, from the first
 section on: one quantity, one key.  The figures' text alternatives and the table follow, each in a
 function of its own; the claims' statements, their checks and the corrections are in
-:mod:`chapter09.pages.lstm_gradient_claims`, and what the page computes in :mod:`chapter09.lstm_gradient`
+:mod:`chapter09.pages.lstm_gradient_claims`, the drawing of the figures in
+:mod:`chapter09.pages.lstm_gradient_plots`, and what the page computes in :mod:`chapter09.lstm_gradient`
 and :mod:`chapter09.rnn_gradient`.
 """
 
@@ -39,8 +40,9 @@ from .. import lstm_gradient as w2
 from .. import rnn_gradient as w1
 from ..claim import Claim, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
-from ..plots import BLUE, GREEN, GREY, ORANGE, SMALL, catalan_ticks, new_figure, power_ticks, typeset
+from ..plots import typeset
 from . import lstm_gradient_claims as registry
+from . import lstm_gradient_plots as plots
 
 __all__ = ["EXERCISE_SCALE", "LABELS", "controls", "factors_table", "figures", "reading", "readout"]
 
@@ -355,50 +357,14 @@ def _identity_gaps() -> tuple[float, float]:
 # --- the figures --------------------------------------------------------------------------------
 
 
-PATH_COLOURS = {"rnn": GREY, "whole": BLUE, "cell": GREEN, "f^k": ORANGE}  # the figure's and the widget's
-PATH_STYLES = {"rnn": "-", "whole": "-", "cell": "--", "f^k": ":"}  # the widget draws "--" dashed, "-" solid
-
-
-def _plot_gradient_paths(rnn, lstm) -> Figure:
-    """The gradient's norm against steps back: the RNN, the whole LSTM, its cell path alone, and fᵏ."""
-    fig, ax = new_figure()
-    k, f = lstm.steps_back, lstm.forget
-    for path, x, y, label in (
-        ("rnn", rnn.steps_back, np.exp(rnn.log_grad_norms), r"RNN, $\partial \mathcal{L}/\partial \mathbf{h}$"),
-        ("whole", k, np.exp(lstm.log_whole), r"LSTM, tot el gradient $\partial \mathcal{L}/\partial \mathbf{c}$"),
-        ("cell", k, np.exp(lstm.log_cell), "LSTM, només el camí de la cel·la"),
-        ("f^k", k, np.exp(lstm.log_cell[0]) * f**k, f"$f^k$ amb f = {_forget_text(f)}"),
-    ):
-        ax.semilogy(x, y, PATH_STYLES[path], color=PATH_COLOURS[path], label=label)
-    return _gradient_axes(fig, ax, "passos enrere $k$")
-
-
-def _plot_stack(residual, plain) -> Figure:
-    """The gradient's norm against layers back through a stack of blocks, with and without the residual connection."""
-    fig, ax = new_figure()
-    k = np.arange(residual.log_norms.size)
-    ax.semilogy(k, np.exp(residual.log_norms), "-", color=BLUE, label="amb la connexió residual, $x + F(x)$")
-    ax.semilogy(k, np.exp(plain.log_norms), "--", color=GREY, label="sense, $F(x)$")
-    return _gradient_axes(fig, ax, "capes enrere $k$")
-
-
-def _gradient_axes(fig, ax, xlabel: str) -> Figure:
-    """The gradient's norm (log scale) against how far back, labelled the Catalan way."""
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("norma del gradient")
-    power_ticks(ax)
-    catalan_ticks(ax, "x")
-    ax.legend(fontsize=SMALL, loc="lower left")
-    return fig
-
-
 @typeset
 def figures() -> dict[str, Figure]:
     """The page's figures, by the names the page shows them under (widget 1's seed and inputs)."""
     seed = w1.page_seed()
+    lstm = w2.simulate(seed=seed)
     return {
-        "w2_fig_paths": _plot_gradient_paths(_rnn()[0], w2.simulate(seed=seed)),
-        "w2_fig_stack": _plot_stack(w2.stack_gradient(True, seed=seed), w2.stack_gradient(False, seed=seed)),
+        "w2_fig_paths": plots.plot_gradient_paths(_rnn()[0], lstm, _forget_text(lstm.forget)),
+        "w2_fig_stack": plots.plot_stack(w2.stack_gradient(True, seed=seed), w2.stack_gradient(False, seed=seed)),
     }
 
 
@@ -439,8 +405,9 @@ def controls() -> dict:
     def state(forget, pinned):
         r = w2.simulate(forget=forget, pinned=pinned, seed=w1.page_seed())
         k = r.steps_back.tolist()
-        series = [  # the figure's colours and line styles (_plot_gradient_paths)
-            {"label": label, "color": PATH_COLOURS[path], "dash": PATH_STYLES[path] != "-", "x": k, "y": plot_values(y)}
+        colours, styles = plots.PATH_COLOURS, plots.PATH_STYLES  # the figure's (plots.plot_gradient_paths)
+        series = [
+            {"label": label, "color": colours[path], "dash": styles[path] != "-", "x": k, "y": plot_values(y)}
             for path, label, y in (
                 ("rnn", "RNN", np.exp(rnn.log_grad_norms)),
                 ("whole", "LSTM, tot el gradient", np.exp(r.log_whole)),
