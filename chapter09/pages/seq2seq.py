@@ -30,9 +30,9 @@ from ..seq2seq.sweep import LONG_LENGTHS, arm_accuracy, page_sweep
 from ..seq2seq.task import BATCH, MAX_LENGTH, N_TEST, N_VALID, V
 from . import seq2seq_claims as registry
 from . import seq2seq_plots as plots
-from .seq2seq_claims import ALIGNED, CHECKS, MARGIN
+from .seq2seq_claims import ALIGNED, MARGIN
 
-__all__ = ["CHECKS", "LABELS", "controls", "figures", "reading", "readout"]
+__all__ = ["LABELS", "controls", "figures", "reading", "readout"]
 
 ARM_NAMES = {"bottleneck": "coll d'ampolla", "reversed": "frase invertida", "attention": "amb atenció"}
 N_FIRST = 4  # the first (and the last) output positions the reversal is judged on
@@ -164,7 +164,7 @@ def _judged(seeds: tuple) -> dict[str, tuple]:
 
 def _held(claim_id: str) -> str:
     """In how many seeds a claim holds on its own: ``3 de 3 llavors``."""
-    holds = [CHECKS[claim_id](*_judged((seed,))[claim_id]) for seed in s2s.SEEDS]
+    holds = [registry.holds(claim_id, _judged((seed,))[claim_id]) for seed in s2s.SEEDS]
     return _seeds_text(sum(holds), len(holds))
 
 
@@ -414,7 +414,7 @@ def _alt_texts(n: dict) -> dict[str, str]:
         f"d'ampolla {span['bottleneck']}; entrenats fins a {{w4b_cap}} passos, a L = {{w4b_l_max}}, "
         f"{{w4b_long_attention_{L}}}, {{w4b_long_reversed_{L}}} i {{w4b_long_bottleneck_{L}}}.",
     }
-    page = WidgetClaims("W4b", "04b-seq2seq", n, (), (), ())
+    page = WidgetClaims(n, ())
     return {key: page.render(template) for key, template in templates.items()}
 
 
@@ -474,7 +474,7 @@ def readout() -> WidgetClaims:
         _numbers_with_code(),
         _numbers_exercises(),
     )
-    return WidgetClaims("W4b", "04b-seq2seq", n | _alt_texts(n), _claims(), (), paragraphs=(), tables=_tables())
+    return WidgetClaims(n | _alt_texts(n), _claims(), tables=_tables())
 
 
 # --- the figures --------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """Page 4b's rows of the claims registry: the page's statements, the check that judges each on the numbers it
-reads (``CHECKS``), and the thresholds those checks hold the numbers to (``MARGIN``, ``ALIGNED``).
+reads (:func:`holds`), and the thresholds those checks hold the numbers to (``MARGIN``, ``ALIGNED``).
 
 Each statement is written once, in :func:`claims`; its templates read the page's glue keys (``{w4b_margin}``),
 which :func:`chapter09.pages.seq2seq.readout` computes.  The page computes the numbers each check judges too:
@@ -13,7 +13,7 @@ import numpy as np
 from ..claim import Claim, judge
 from ..seq2seq import training as s2s
 
-__all__ = ["ALIGNED", "CHECKS", "MARGIN", "claims"]
+__all__ = ["ALIGNED", "MARGIN", "claims", "holds"]
 
 MARGIN = 0.05  # "beats", "helps": by at least 5 points of accuracy
 ALIGNED = 0.75  # "the alignment emerges": the heaviest weight of at least 3 rows in 4 is on the source position t
@@ -66,7 +66,7 @@ def _errors_feed_on_errors(greedy_fall: float, forced_fall: float) -> bool:
     return greedy_fall >= 2 * MARGIN and forced_fall < greedy_fall / 2
 
 
-CHECKS = {
+_CHECKS = {  # the claims are written in a loop: each one's predicate, by id
     "W4b.1": _attention_beats_the_bottleneck_from,
     "W4b.2": _reversing_helps_the_first_outputs,
     "W4b.3": _ordering_at_the_longest,
@@ -115,6 +115,11 @@ def claims(judged: dict[str, tuple], longest: int) -> tuple[Claim, ...]:
         "seus símbols, {w4b_forced_first} → {w4b_forced_last} amb els correctes",
     }
     return tuple(
-        Claim(i, says[i], "draw", computed[i], **judge(CHECKS[i], *judged[i]), robustness=f"{{w4b_seeds_{i[-1]}}}")
-        for i in CHECKS
+        Claim(i, says[i], "draw", computed[i], **judge(_CHECKS[i], *judged[i]), robustness=f"{{w4b_seeds_{i[-1]}}}")
+        for i in _CHECKS
     )
+
+
+def holds(claim_id: str, evidence: tuple) -> bool:
+    """Claim ``claim_id``'s check on other numbers than the page's (one seed's own, for the seeds' shares)."""
+    return bool(_CHECKS[claim_id](*evidence))
