@@ -55,7 +55,15 @@ numfig_format = {"figure": "Figura %s", "table": "Taula %s", "code-block": "Codi
 nb_execution_mode = "cache"
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
-nb_execution_timeout = 300  # the slowest page takes a few seconds; this is a hang guard
+# A page's hang guard counts CPU seconds, not wall time (chapter09/guard.py): its kernel may compute a
+# multiple of what its page needs (Widget.cpu in chapter09/widgets.py), then the build stops with one line
+# naming the page and its guard.  Waiting costs no CPU, so a busy machine, or another process's training
+# behind the store's lock, makes a page slower and never fails it.  myst-nb's wall-clock timeout below is
+# the last resort against a hang that computes nothing (a cell waiting for ever): 30 min a cell, far past
+# any page's first run on a busy machine.  A cell past it ends the build with one line too, though the
+# kernel, shut down while busy, may print a zmq.error.ZMQError traceback first (ipykernel's shutdown of a
+# busy kernel; myst-nb passes nbclient no option to kill it at once instead).
+nb_execution_timeout = 1800
 # myst-nb's own execution, a kernel per page; the cache is jupyter-cache's, beside the output
 # (_build/.jupyter_cache) or in $CHAPTER09_CACHE. Its keys carry the chapter09 code each page
 # imports and the libraries' versions (_ext/execution.py).

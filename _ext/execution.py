@@ -14,7 +14,10 @@ is older than its doctree (a build killed while writing) written again; the data
 before parallel readers start.  The build's output leaves out myst's and myst-nb's dumps of
 their whole configuration and myst-nb's lines before and after an execution (a filter on their
 loggers, Python's ``logging``): a first build reads as its progress, one line per executed page
-with its time, and its warnings.
+with its time, and its warnings.  Each widget page runs under its hang guard, a budget of CPU
+seconds from its registry entry (``chapter09/guard.py``): its name and need are set in the
+environment its kernel inherits just before it runs, and a page past its guard ends the build
+with the guard's one line.
 """
 
 from __future__ import annotations
@@ -35,6 +38,9 @@ from jupyter_cache import get_cache
 from myst_nb.sphinx_ext import add_global_html_resources
 from sphinx.errors import ConfigError
 from sphinx.util import logging
+
+from chapter09 import guard
+from chapter09.widgets import WIDGETS
 
 logger = logging.getLogger(__name__)
 PACKAGE = Path(__file__).resolve().parents[1] / "chapter09"
@@ -102,8 +108,15 @@ def page_digest(page_text: str, package: Path = PACKAGE) -> str:
 
 
 def add_key(app, docname: str, source: list[str]) -> None:
-    """source-read: the key cell at the end of a notebook page (line numbers stay the file's)."""
+    """source-read: the key cell at the end of a notebook page (line numbers stay the file's), and
+    its guard for the kernel that myst-nb starts next (a Sphinx process, its main one or a worker of
+    ``-j``, reads its pages one after the other, each executed just after this)."""
     if is_notebook_page(source[0]):
+        need = {w.page: w.cpu for w in WIDGETS}.get(docname)
+        if need is None:
+            os.environ.pop(guard.VARIABLE, None)  # a page without a registry entry runs unguarded
+        else:
+            os.environ[guard.VARIABLE] = guard.variable(docname, need)
         python_logging.getLogger(f"sphinx.mystnb-{docname}").addFilter(worth_a_line)  # myst-nb's logger of the page
         for path in dependencies(source[0]):
             app.env.note_dependency(os.path.relpath(path, app.srcdir))  # relative: a moved checkout
@@ -168,21 +181,39 @@ def stylesheet_before_writing(app, builder) -> None:
 
 def report_failed_cell(app, exception) -> None:
     """build-finished: under ``-j`` a page that raised ends the build with the cell's traceback in a
-    log file only; say the page, the cell and its traceback on the console too."""
-    match = re.search(
-        r"(An error occurred while executing.*?)\n\s*The above exception",
-        str(getattr(exception, "traceback", "")),
-        re.S,
-    )
-    if match:
-        cell = ANSI.sub("", textwrap.dedent(match.group(1)))
+    log file only; say the page, the cell and its traceback on the console too.  A page past its
+    guard, a cell past myst-nb's wall-clock timeout and a kernel that died get one line each."""
+    if exception is None:
+        return
+    text = ANSI.sub("", f"{getattr(exception, 'traceback', '')}\n{exception.__cause__}\n{exception}")
+    page = re.search(r"ExecutionError: \S*?([^/\s]+)\.md\b", text)
+    page = page.group(1) if page else "a page"
+    passed = re.search(rf"{guard.GuardPassed.__name__}: (.*)", text)
+    waited = re.search(r"CellTimeoutError: A cell timed out while it was being executed, after (\d+) seconds", text)
+    if passed:
+        logger.error(passed.group(1))
+    elif waited:
+        logger.error(
+            f"{page}: a cell ran {waited.group(1)} s of wall time without finishing (nb_execution_timeout in conf.py) "
+            "and without computing past its CPU guard: a hang, waiting for something that never comes"
+        )
+    elif "DeadKernelError: Kernel died" in text:
+        logger.error(
+            "a page's kernel died while it ran: it crashed, or a compiled loop that never returned to Python "
+            f"took twice its page's CPU guard ({guard.__name__}: the guard's line comes when a loop returns)"
+        )
+    elif match := re.search(r"(An error occurred while executing.*?)\n\s*The above exception", text, re.S):
+        cell = textwrap.dedent(match.group(1))
         logger.error(f"{exception.message.rpartition(': ')[2]}: a code cell raised an exception\n{cell}")
 
 
 def worth_a_line(record) -> bool:
-    """False for the INFO line in which myst or myst-nb prints its whole configuration, and for
-    myst-nb's lines before and after it executes a page (its line with the time stays)."""
+    """False for the INFO line in which myst or myst-nb prints its whole configuration, for
+    myst-nb's lines before and after it executes a page (its line with the time stays), and for
+    its report of a page past its guard (the kernel's traceback: the build's error says it in a line)."""
     if any(type(arg).__name__ in ("MdParserConfig", "NbParserConfig") for arg in record.args or ()):
+        return False
+    if str(record.msg).startswith("Executing notebook failed") and guard.GuardPassed.__name__ in str(record.msg):
         return False
     return not str(record.msg).startswith(("Executing notebook using", "Cached executed notebook"))
 

@@ -6,7 +6,7 @@ plumbing, they trust their callers (the page modules).
 
 from __future__ import annotations
 
-from . import interactive, plots
+from . import guard, interactive, plots
 
 __all__ = [
     "figure",
@@ -23,7 +23,9 @@ __all__ = [
 
 
 def setup() -> None:
-    """The book's figure style and formats; every page calls it first."""
+    """The book's figure style and formats, and the page's hang guard while the book is built
+    (``guard.arm``: none in a downloaded notebook); every page calls it first."""
+    guard.arm()
     plots.use_book_style()
 
 

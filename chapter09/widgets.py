@@ -28,6 +28,9 @@ class Widget:
     options: dict  # reading()'s parameter → (help, kind), kind in int, float, bool: the CLI's options
     names: dict = field(default_factory=dict)  # a widget function's name of a parameter → the option
     paragraphs: tuple = ()  # the author's paragraphs its page carries (0 = title); () for a page the book adds
+    # s of CPU its page's first execution takes on a quiet 2-core machine, trainings and numba's compiling
+    # included (measured cold): the build's hang guard for the page is a multiple of it (chapter09/guard.py)
+    cpu: float = field(kw_only=True)
 
     @property
     def id(self) -> str:
@@ -58,6 +61,7 @@ WIDGETS = (
         "El gradient a través d’una RNN",
         {"w_scale": ("escala de la matriu recurrent Wₕₕ", float), "input_scale": ("escala de l’entrada", float)},
         paragraphs=(1, 2, 3),
+        cpu=2.8,
     ),
     Widget(
         "2",
@@ -66,6 +70,7 @@ WIDGETS = (
         "RNN contra LSTM: per on torna el gradient",
         {"forget": ("porta d’oblit mitjana f", float), "pinned": ("porta d’oblit fixa a f (sí o no)", bool)},
         paragraphs=(4, 5, 6),
+        cpu=3.4,
     ),
     Widget(
         "3",
@@ -79,6 +84,7 @@ WIDGETS = (
             "L": ("paraules de la frase", int),
         },
         paragraphs=(7, 8),
+        cpu=0.9,
     ),
     Widget(
         "4",
@@ -88,6 +94,7 @@ WIDGETS = (
         {"tau": ("temperatura τ de la softmax", float)},
         {"temperature": "tau"},
         paragraphs=(9, 10),
+        cpu=2.3,
     ),
     Widget(
         "4b",
@@ -95,6 +102,7 @@ WIDGETS = (
         "seq2seq",
         "Un seq2seq que aprèn, amb atenció i sense",
         {"length": ("longitud de la frase, en símbols", int)},
+        cpu=95.0,
     ),
     Widget(
         "5",
@@ -103,6 +111,7 @@ WIDGETS = (
         "Cost per capa i memòria en inferència",
         {"L": ("longitud de la seqüència, en tokens", int), "d": ("amplada del model", int)},
         paragraphs=(11, 12, 13),
+        cpu=2.1,
     ),
     Widget(
         "7",
@@ -111,6 +120,7 @@ WIDGETS = (
         "Les portes: σ(a)⊙b",
         {"top_k": ("canals que l’encaminador deixa passar (top-k)", int)},
         paragraphs=(14, 15, 16),
+        cpu=2.2,
     ),
     Widget(
         "8",
@@ -118,6 +128,7 @@ WIDGETS = (
         "linear_recurrence",
         "La porta de tornada: recurrències lineals",
         {"L": ("longitud de la seqüència, en passos o tokens", int), "d": ("costat d de l’estat d×d per capa", int)},
+        cpu=2.7,
     ),
 )
 ALIASES = {"6": "cost-i-memoria", "w6": "cost-i-memoria"}  # figure 6 (memory) shares page 5's widget
