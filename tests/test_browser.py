@@ -17,6 +17,7 @@ from chapter09.widgets import CLAIMS_PAGE, WIDGETS
 
 import first_visit  # tools/first_visit.py (conftest puts tools/ on the path)
 
+HANG = 120_000  # ms: the cap on every wait for a condition on a page, against a hang (a busy machine is slower)
 PAGES = ["index", *(w.page for w in WIDGETS), CLAIMS_PAGE, "bibliografia"]
 WIDGET_PAGE = {f"w{w.number}": w.page for w in WIDGETS}
 
@@ -27,6 +28,7 @@ def open_page(browser, built_book, tmp_path):
 
     def load(name):
         page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.set_default_timeout(HANG)
         page.errors, page.outside = [], []
         page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: page.errors.append(str(e)))
@@ -142,7 +144,7 @@ def test_widget_7_top_k_of_the_text(widget_on):
 def test_search_works_offline_in_catalan(open_page):
     page = open_page("search")
     page.goto(page.url + "?q=atenció")
-    page.wait_for_selector("#search-results li", timeout=15_000)
+    page.wait_for_selector("#search-results li")
     titles = page.locator("#search-results li").all_inner_texts()
     assert any("Els pesos de l’atenció" in t or "Els pesos de l'atenció" in t for t in titles)
     # Sphinx fetches each hit's page for a summary; from file:// Chromium refuses those fetches
@@ -193,6 +195,7 @@ def open_as(browser, built_book):
 
     def load(name, scheme="light", width=1280):
         page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)
+        page.set_default_timeout(HANG)
         page.errors = []
         page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: page.errors.append(str(e)))
