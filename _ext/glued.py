@@ -239,8 +239,6 @@ class FillRegistry(SphinxPostTransform):
         for node in list(self.document.findall(registry_table)):
             rows = []
             for w in WIDGETS:
-                if node["table"] == ("own" if w.authored else "claims"):
-                    continue  # a page's claims go to the author's table or to the book's own pages'
                 rows += json.loads(glued(self.env, w.page).get(PUBLISHED, "{}")).get(node["table"], [])
             if not rows and node["table"] in ("claims", "own"):
                 node.replace_self(nodes.paragraph(text="(El registre es calcula quan s’executen les pàgines.)"))

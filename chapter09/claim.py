@@ -7,12 +7,14 @@ so the same template checks the MyST source and the rendered HTML.
 
 from __future__ import annotations
 
+import importlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import fmt
 
-__all__ = ["CHANGES", "KINDS", "Claim", "Correction", "WidgetClaims", "judge", "sections"]
+__all__ = ["CHANGES", "KINDS", "Claim", "Correction", "Widget", "WidgetClaims", "judge", "sections"]
 
 KINDS = {"exact": "exacta", "draw": "depèn de l'atzar", "qualitative": "qualitativa", "method": "mètode"}
 
@@ -107,16 +109,57 @@ def sections(*numbers: dict) -> dict:
 
 
 @dataclass(frozen=True)
-class WidgetClaims:
-    """What a widget page computes: its numbers, its rows of the claims registry, its tables.  The
-    figure's facts (its id, its page, the author's paragraphs it carries) are its registry entry's
-    (:mod:`chapter09.widgets`), which :func:`chapter09.widgets.registry` attaches as ``entry``."""
+class Widget:
+    """A figure's facts, written once, in its page module (``FIGURE = Widget(__name__, "9", …)``):
+    :mod:`chapter09.widgets` lists every page module's, in the order of their numbers."""
 
+    home: str  # the page module's __name__, chapter09.pages.<module>; the maths is chapter09.<module>
+    number: str  # the figure's number («4b»), also a command of the CLI
+    name: str  # the CLI's command: the page's name without its number
+    title: str
+    options: dict  # reading()'s parameter → (help, kind), kind in int, float, bool: the CLI's options
+    names: dict = field(default_factory=dict)  # a widget function's name of a parameter → the option
+    paragraphs: tuple = ()  # the author's paragraphs its page carries (0 = title); () for a page the book adds
+    # s of CPU its page's first execution takes on a quiet 2-core machine, trainings and numba's compiling
+    # included (measured cold): the build's hang guard for the page is a multiple of it (chapter09/guard.py)
+    cpu: float = field(kw_only=True)
+
+    @property
+    def module(self) -> str:
+        """The page module's name in ``chapter09.pages``, and its maths module's in ``chapter09``."""
+        return self.home.rpartition(".")[2]
+
+    @property
+    def id(self) -> str:
+        """``W`` and the number: the prefix of its claims' ids (``W4b.1``); in lower case, of its glue keys."""
+        return f"W{self.number}"
+
+    @property
+    def page(self) -> str:
+        """Its page in book/ (docname): the number in two digits, and the name (``04b-seq2seq``)."""
+        digits, letters = re.fullmatch(r"(\d+)(\D*)", self.number).groups()
+        return f"{int(digits):02d}{letters}-{self.name}"
+
+    @property
+    def authored(self) -> bool:
+        """The author's text comments it; otherwise it is a page the book adds, with claims of its own."""
+        return bool(self.paragraphs)
+
+    def page_module(self):
+        """``chapter09.pages.<module>``: ``readout()``, ``figures()``, ``controls()``, ``reading()``."""
+        return importlib.import_module(self.home)
+
+
+@dataclass(frozen=True)
+class WidgetClaims:
+    """What a widget page computes (its numbers, its rows of the claims registry, its tables) and the
+    figure's facts (``entry``, its page module's ``FIGURE``)."""
+
+    entry: Widget
     numbers: dict  # glue key → Catalan string
     claims: tuple[Claim, ...]
     corrections: tuple[Correction, ...] = ()  # a page the book adds has none
     tables: dict = field(default_factory=dict)  # name → (header, rows of templates)
-    entry: object = field(default=None, compare=False)  # its chapter09.widgets.Widget, set by the registry
 
     def __post_init__(self):
         # every glued word comes out with Catalan typography (s’esvaeix), whoever wrote it
@@ -127,29 +170,22 @@ class WidgetClaims:
     @property
     def widget(self) -> str:
         """The figure's id (``W9``): its claims' prefix (``W9.1``) and, in lower case, its glue keys'."""
-        return self._entry().id
+        return self.entry.id
 
     @property
     def page(self) -> str:
         """The book page (docname) that shows the widget."""
-        return self._entry().page
+        return self.entry.page
 
     @property
     def paragraphs(self) -> tuple[int, ...]:
         """The author's paragraphs the page carries (0 = title); none on a page the book adds."""
-        return self._entry().paragraphs
+        return self.entry.paragraphs
 
     @property
     def authored(self) -> bool:
         """The page carries the author's paragraphs; otherwise its claims are the book's own."""
-        return self._entry().authored
-
-    def _entry(self):
-        if self.entry is None:
-            raise AttributeError(
-                "a page's own readout knows no registry entry: read it from chapter09.widgets.registry()"
-            )
-        return self.entry
+        return self.entry.authored
 
     def render(self, template: str) -> str:
         """A template over the glue keys filled in; ``{k__de}``, ``{k__el}``, ``{k__del}``, ``{k__al}`` put the

@@ -62,19 +62,20 @@ def _correction(w: WidgetClaims, c: Correction) -> list[str]:
 
 def rows(w: WidgetClaims) -> dict[str, list[list[str]]]:
     """A page's rows of the four tables of the claims page (see :data:`HEADERS`), as plain text:
-    each claim three ways — the author's words, what the book says now (with what the code computes
-    and how often it holds over seeds), the verdict on the original — for the table of the author's
-    claims (``claims``), and as a claim of a page the book adds (``own``), with its verdict (the claims
-    page takes a page's rows from one of the two, as its registry entry says); and the changes made
-    to the author's words, of fact or of a draw (``corrections``) and of form (``typographic``)."""
+    each claim of the author's text three ways — the author's words, what the book says now (with
+    what the code computes and how often it holds over seeds), the verdict on the original; each
+    claim of a page the book adds (``own``) with its verdict; and the changes made to the author's
+    words, of fact or of a draw (``corrections``) and of form (``typographic``)."""
     authors, own = [], []
     for c in w.claims:
         says, computed, robustness = w.render(c.text_says), w.render(c.computed), w.render(c.robustness) or "—"
+        if not w.authored:
+            own.append([c.id, says, _verdict(c), computed, robustness])
+            continue
         factual = [k for k in w.corrections if k.claim == c.id and k.change not in FORM]
         now = " … ".join(f"«{w.render(k.book)}»" for k in factual) or "igual"
         verdicts = [_verdict(c), verdict_on_the_original(c, w.corrections)]
         authors.append([c.id, says, *verdicts, now, computed, robustness])
-        own.append([c.id, says, _verdict(c), computed, robustness])
     return {
         "claims": authors,
         "own": own,
@@ -93,7 +94,7 @@ def warn_on_broken(w: WidgetClaims) -> list[str]:
     book turns stderr in a cell into a build warning (``nb_output_stderr = "warn"``), so that
     ``sphinx-build -W`` stops instead of publishing «no es compleix»."""
     broken = [
-        f"claim {c.id} {'no longer holds' if c.expected_to_hold else 'now holds'}: {w.render(c.computed)}"
+        f"claim {c.id} ({w.page}) {'no longer holds' if c.expected_to_hold else 'now holds'}: {w.render(c.computed)}"
         for c in w.claims
         if c.broken
     ]

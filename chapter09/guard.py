@@ -1,7 +1,7 @@
 """A page's hang guard while the book is built: a budget of CPU seconds, not of wall time.
 
 Each widget's registry entry says the CPU seconds its page's first execution needs on a quiet
-machine (``Widget.cpu``: trainings and numba's compiling included).  The build hands the page's
+machine (``cpu`` of its ``FIGURE``: trainings and numba's compiling included).  The build hands the page's
 kernel its name and that need (``CHAPTER09_GUARD="04b-seq2seq 95"``, set by ``_ext/execution.py``
 just before the page runs) and :func:`arm`, called by ``book.setup``, gives the kernel a budget of
 :func:`seconds` of CPU from then on (``RLIMIT_CPU``).  Waiting costs no CPU: a kernel waiting for
@@ -39,7 +39,7 @@ def message(docname: str, cpu: float) -> str:
     return (
         f"{docname}: its computation passed its guard of {seconds(cpu):.0f} s of CPU ({MARGIN:g} × the {cpu:g} s "
         f"it needs, {FLOOR:.0f} s at least); a hang, or a machine slower than any measured: raise its "
-        f"Widget.cpu in chapter09/widgets.py"
+        f"FIGURE's cpu in its page module (chapter09/pages)"
     )
 
 

@@ -303,5 +303,5 @@ def test_a_failing_check_shows_no_es_compleix_and_stops_the_build(claim_id, caps
     page = dataclasses.replace(w, claims=tuple(failed if k is c else k for k in w.claims))
     capsys.readouterr()
     assert row(page, claim_id)[2] == "no es compleix"
-    assert claims.warn_on_broken(page) == [f"claim {claim_id} no longer holds: {w.render(c.computed)}"]
-    assert capsys.readouterr().err.startswith(f"claim {claim_id} no longer holds: ")
+    assert claims.warn_on_broken(page) == [f"claim {claim_id} ({w.page}) no longer holds: {w.render(c.computed)}"]
+    assert capsys.readouterr().err.startswith(f"claim {claim_id} ({w.page}) no longer holds: ")

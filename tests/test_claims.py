@@ -62,7 +62,7 @@ def test_a_broken_claim_is_reported_on_stderr_and_published_as_such(registry, ca
     broken = dataclasses.replace(w, claims=(negated, *w.claims[1:]))
     assert claims.warn_on_broken(broken) and claims.warn_on_broken(w) == []
     err = capsys.readouterr().err
-    assert f"claim {w.claims[0].id} no longer holds" in err and err.count("\n") == 1
+    assert f"claim {w.claims[0].id} ({w.page}) no longer holds" in err and err.count("\n") == 1
     row = json.loads(claims.published(broken))["claims"][0]
     assert row[2] == "no es compleix" and row[0] == w.claims[0].id
     expected = dataclasses.replace(

@@ -27,13 +27,24 @@ from matplotlib.figure import Figure
 
 from .. import attention as w4
 from .. import fmt, validate
-from ..claim import Claim, WidgetClaims, sections
+from ..claim import Claim, Widget, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
 from ..plots import typeset
 from . import attention_claims as registry
 from . import attention_plots as plots
 
 __all__ = ["LABELS", "controls", "figures", "reading", "readout"]
+
+FIGURE = Widget(
+    __name__,
+    "4",
+    "atencio",
+    "Els pesos de l’atenció",
+    {"tau": ("temperatura τ de la softmax", float)},
+    {"temperature": "tau"},
+    paragraphs=(9, 10),
+    cpu=2.3,
+)  # the registry's entry (chapter09.widgets): the figure's facts, once
 
 _TEMPERATURES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 4.0)  # the widget's positions
 _TEMPERATURES += (10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0)
@@ -114,7 +125,7 @@ def readout() -> WidgetClaims:
     )
     n |= _alt_texts(n)
     table = {"readout": _readout_table()}
-    return WidgetClaims(n, _claims(), registry.corrections(), tables=table)
+    return WidgetClaims(FIGURE, n, _claims(), registry.corrections(), tables=table)
 
 
 def _at(tau: float) -> w4.Attention:

@@ -26,13 +26,28 @@ from matplotlib.figure import Figure
 
 from .. import bottleneck as w3
 from .. import fmt
-from ..claim import Claim, WidgetClaims, sections
+from ..claim import Claim, Widget, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
 from ..plots import typeset
 from . import bottleneck_claims as registry
 from . import bottleneck_plots as plots
 
 __all__ = ["LABELS", "controls", "figures", "reading", "readout"]
+
+FIGURE = Widget(
+    __name__,
+    "3",
+    "coll-ampolla",
+    "El coll d’ampolla del seq2seq",
+    {
+        "d": ("components del vector de context", int),
+        "q": ("bits per component", int),
+        "V": ("paraules del vocabulari", int),
+        "L": ("paraules de la frase", int),
+    },
+    paragraphs=(7, 8),
+    cpu=0.9,
+)  # the registry's entry (chapter09.widgets): the figure's facts, once
 
 _LENGTHS = tuple(range(1, 13))  # the sentence lengths of the fraction's figure and of the widget's plot
 _REALISTIC_LENGTHS = (1, 10_000)  # the sentence lengths of the figure with realistic sizes, in words
@@ -98,7 +113,7 @@ def readout() -> WidgetClaims:
         _numbers_exercises(),
     )
     n |= _alt_texts(n)
-    return WidgetClaims(n, _claims(n), registry.corrections())
+    return WidgetClaims(FIGURE, n, _claims(n), registry.corrections())
 
 
 # --- the numbers of each section of the page ----------------------------------------------------

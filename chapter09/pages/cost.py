@@ -28,13 +28,23 @@ from num2words import num2words
 from .. import cost as w5
 from .. import fmt
 from .. import linear_recurrence as lr
-from ..claim import WidgetClaims, sections
+from ..claim import Widget, WidgetClaims, sections
 from ..interactive import control, spec
 from ..plots import typeset
 from . import cost_claims as registry
 from . import cost_plots as plots
 
 __all__ = ["LABELS", "controls", "figures", "reading", "readout"]
+
+FIGURE = Widget(
+    __name__,
+    "5",
+    "cost-i-memoria",
+    "Cost per capa i memòria en inferència",
+    {"L": ("longitud de la seqüència, en tokens", int), "d": ("amplada del model", int)},
+    paragraphs=(11, 12, 13),
+    cpu=2.1,
+)  # the registry's entry (chapter09.widgets): the figure's facts, once
 
 L_LONG = 131_072  # "Puja L a 131.072"
 TOKENS = 2 ** np.arange(18)  # the memory plots' lengths, 1 … L_LONG
@@ -300,7 +310,7 @@ def readout() -> WidgetClaims:
     n = sections(_numbers_cost_per_layer(), _numbers_inference_memory(), _numbers_how_we_know(), _numbers_exercises())
     n |= _alt_texts(n)
     tables = {"readout": _table_readout(n), "vaswani": _table_vaswani()}
-    return WidgetClaims(n, registry.claims(n, L_LONG), registry.corrections(), tables=tables)
+    return WidgetClaims(FIGURE, n, registry.claims(n, L_LONG), registry.corrections(), tables=tables)
 
 
 def controls() -> dict:

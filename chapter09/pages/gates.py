@@ -22,7 +22,7 @@ from functools import cache
 
 from .. import fmt
 from .. import gates as w7
-from ..claim import Claim, WidgetClaims, sections
+from ..claim import Claim, Widget, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
 from ..plots import BLUE, GREY, ORANGE, typeset
 from ..portable import sigmoid
@@ -30,6 +30,16 @@ from . import gates_claims as registry
 from . import gates_plots as plots
 
 __all__ = ["LABELS", "controls", "figures", "reading", "readout"]
+
+FIGURE = Widget(
+    __name__,
+    "7",
+    "portes",
+    "Les portes: σ(a)⊙b",
+    {"top_k": ("canals que l’encaminador deixa passar (top-k)", int)},
+    paragraphs=(14, 15, 16),
+    cpu=2.2,
+)  # the registry's entry (chapter09.widgets): the figure's facts, once
 
 SEED = 0  # the page's draw
 EXERCISE_TOP_K = 4  # exercise 1: top-4 of 16
@@ -199,7 +209,7 @@ def readout() -> WidgetClaims:
     # «Amb codi» glues no number of its own: its examples print numbers met above
     n = sections(_numbers_gates(), _numbers_how_we_know(), _numbers_exercises())
     n |= _alt_texts(n)
-    return WidgetClaims(n, _claims(n), registry.corrections())
+    return WidgetClaims(FIGURE, n, _claims(n), registry.corrections())
 
 
 def controls() -> dict:

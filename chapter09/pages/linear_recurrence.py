@@ -35,7 +35,7 @@ from .. import cost as w5
 from .. import fmt, validate
 from .. import linear_recurrence as lr
 from .. import rnn_gradient as w1
-from ..claim import Claim, WidgetClaims, sections
+from ..claim import Claim, Widget, WidgetClaims, sections
 from ..common import N_SEEDS
 from ..interactive import control, spec
 from ..plots import typeset
@@ -43,6 +43,15 @@ from . import linear_recurrence_claims as registry
 from . import linear_recurrence_plots as plots
 
 __all__ = ["LABELS", "controls", "figures", "reading", "readout"]
+
+FIGURE = Widget(
+    __name__,
+    "8",
+    "recurrencia-lineal",
+    "La porta de tornada: recurrències lineals",
+    {"L": ("longitud de la seqüència, en passos o tokens", int), "d": ("costat d de l’estat d×d per capa", int)},
+    cpu=2.7,
+)  # the registry's entry (chapter09.widgets): the figure's facts, once
 
 U = registry.U  # u = 2⁻⁵³, the unit of rounding on this page and on page 07
 L_LONG = registry.L_LONG  # a long context: 2**17 tokens, page 05's longest
@@ -115,7 +124,7 @@ def readout() -> WidgetClaims:
         _numbers_exercises(),
     )
     n |= _alt_texts(n)
-    return WidgetClaims(n, _claims(), tables=_tables(n))
+    return WidgetClaims(FIGURE, n, _claims(), tables=_tables(n))
 
 
 # --- the numbers of each section of the page ----------------------------------------------------

@@ -38,13 +38,23 @@ from num2words import num2words
 from .. import book, fmt
 from .. import lstm_gradient as w2
 from .. import rnn_gradient as w1
-from ..claim import Claim, WidgetClaims, sections
+from ..claim import Claim, Widget, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
 from ..plots import typeset
 from . import lstm_gradient_claims as registry
 from . import lstm_gradient_plots as plots
 
 __all__ = ["EXERCISE_SCALE", "LABELS", "controls", "factors_table", "figures", "reading", "readout"]
+
+FIGURE = Widget(
+    __name__,
+    "2",
+    "rnn-lstm",
+    "RNN contra LSTM: per on torna el gradient",
+    {"forget": ("porta d’oblit mitjana f", float), "pinned": ("porta d’oblit fixa a f (sí o no)", bool)},
+    paragraphs=(4, 5, 6),
+    cpu=3.4,
+)  # the registry's entry (chapter09.widgets): the figure's facts, once
 
 YEAR_LSTM, YEAR_RESIDUAL = 1997, 2015  # Hochreiter & Schmidhuber; highway and residual networks
 EXERCISE_SCALE = 0.1  # exercise 3: the stack's branch with weights ten times smaller
@@ -69,7 +79,7 @@ def readout() -> WidgetClaims:
     )
     n |= _alt_texts(n)
     claims, corrections, tables = _claims(), registry.corrections(), {"factors": _table()}
-    return WidgetClaims(n, claims, corrections, tables=tables)
+    return WidgetClaims(FIGURE, n, claims, corrections, tables=tables)
 
 
 def _numbers_model() -> dict[str, str]:

@@ -38,7 +38,7 @@ from matplotlib.figure import Figure
 
 from .. import fmt, spectral
 from .. import rnn_gradient as w1
-from ..claim import Claim, WidgetClaims, sections
+from ..claim import Claim, Widget, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
 from ..plots import typeset
 from ..rnn_gradient_seeds import at_radius, explosions, robustness
@@ -46,6 +46,16 @@ from . import rnn_gradient_claims as registry
 from . import rnn_gradient_plots as plots
 
 __all__ = ["LABELS", "controls", "figures", "reading", "readout"]
+
+FIGURE = Widget(
+    __name__,
+    "1",
+    "gradient-rnn",
+    "El gradient a través d’una RNN",
+    {"w_scale": ("escala de la matriu recurrent Wₕₕ", float), "input_scale": ("escala de l’entrada", float)},
+    paragraphs=(1, 2, 3),
+    cpu=2.8,
+)  # the registry's entry (chapter09.widgets): the figure's facts, once
 
 EXERCISE_FACTOR = 0.99  # exercise 1: W_hh = 0,99·I, no input
 
@@ -88,7 +98,7 @@ def readout() -> WidgetClaims:
     )
     n |= _alt_texts(n)
     tables = {"readout": _table()}
-    return WidgetClaims(n, _claims(), registry.corrections(), tables=tables)
+    return WidgetClaims(FIGURE, n, _claims(), registry.corrections(), tables=tables)
 
 
 def _numbers_model() -> dict[str, str]:

@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 
 from .. import attention as w4
 from .. import fmt, validate
-from ..claim import Claim, WidgetClaims, sections
+from ..claim import Claim, Widget, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
 from ..plots import heat_maps, typeset
 from ..seq2seq import curves, sweep, task
@@ -33,6 +33,15 @@ from . import seq2seq_plots as plots
 from .seq2seq_claims import ALIGNED, MARGIN
 
 __all__ = ["LABELS", "controls", "figures", "reading", "readout"]
+
+FIGURE = Widget(
+    __name__,
+    "4b",
+    "seq2seq",
+    "Un seq2seq que aprèn, amb atenció i sense",
+    {"length": ("longitud de la frase, en símbols", int)},
+    cpu=95.0,
+)  # the registry's entry (chapter09.widgets): the figure's facts, once
 
 ARM_NAMES = {"bottleneck": "coll d'ampolla", "reversed": "frase invertida", "attention": "amb atenció"}
 N_FIRST = 4  # the first (and the last) output positions the reversal is judged on
@@ -414,7 +423,7 @@ def _alt_texts(n: dict) -> dict[str, str]:
         f"d'ampolla {span['bottleneck']}; entrenats fins a {{w4b_cap}} passos, a L = {{w4b_l_max}}, "
         f"{{w4b_long_attention_{L}}}, {{w4b_long_reversed_{L}}} i {{w4b_long_bottleneck_{L}}}.",
     }
-    page = WidgetClaims(n, ())
+    page = WidgetClaims(FIGURE, n, ())
     return {key: page.render(template) for key, template in templates.items()}
 
 
@@ -474,7 +483,7 @@ def readout() -> WidgetClaims:
         _numbers_with_code(),
         _numbers_exercises(),
     )
-    return WidgetClaims(n | _alt_texts(n), _claims(), tables=_tables())
+    return WidgetClaims(FIGURE, n | _alt_texts(n), _claims(), tables=_tables())
 
 
 # --- the figures --------------------------------------------------------------------------------
