@@ -284,7 +284,7 @@ def inside(draw, spec: Spec, names: dict, letters: dict, cap=None):
             return draw(finite | st.sampled_from(sorted(spec.allow & {INF, -INF})))
         return draw(finite)
     if kind == "bool":
-        return draw(st.sampled_from([True, False, np.bool_(True)]))
+        return draw(st.sampled_from(cap if isinstance(cap, tuple) else [True, False, np.bool_(True)]))
     if kind == "str":
         return draw(st.text(max_size=8))
     if kind == "dict":
