@@ -56,7 +56,7 @@ nb_execution_mode = "cache"
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 # A page's hang guard counts CPU seconds, not wall time (chapter09/guard.py): its kernel may compute a
-# multiple of what its page needs (Widget.cpu in chapter09/widgets.py), then the build stops with one line
+# multiple of what its page needs (the cpu of its page module's FIGURE), then the build stops with one line
 # naming the page and its guard.  Waiting costs no CPU, so a busy machine, or another process's training
 # behind the store's lock, makes a page slower and never fails it.  myst-nb's wall-clock timeout below is
 # the last resort against a hang that computes nothing (a cell waiting for ever): 30 min a cell, far past

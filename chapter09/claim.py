@@ -121,7 +121,8 @@ class Widget:
     names: dict = field(default_factory=dict)  # a widget function's name of a parameter → the option
     paragraphs: tuple = ()  # the author's paragraphs its page carries (0 = title); () for a page the book adds
     # s of CPU its page's first execution takes on a quiet 2-core machine, trainings and numba's compiling
-    # included (measured cold): the build's hang guard for the page is a multiple of it (chapter09/guard.py)
+    # included (measured cold: its page's cells in a fresh process, CHAPTER09_BUILT an empty folder, read
+    # with resource.getrusage): the build's hang guard for the page is a multiple of it (chapter09/guard.py)
     cpu: float = field(kw_only=True)
 
     @property

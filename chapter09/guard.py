@@ -1,8 +1,8 @@
 """A page's hang guard while the book is built: a budget of CPU seconds, not of wall time.
 
-Each widget's registry entry says the CPU seconds its page's first execution needs on a quiet
-machine (``cpu`` of its ``FIGURE``: trainings and numba's compiling included).  The build hands the page's
-kernel its name and that need (``CHAPTER09_GUARD="04b-seq2seq 95"``, set by ``_ext/execution.py``
+Each figure's page module says the CPU seconds its page's first execution needs on a quiet machine
+(the ``cpu`` of its ``FIGURE``: trainings and numba's compiling included).  The build hands the
+page's kernel its name and that need (``CHAPTER09_GUARD="04b-seq2seq 107"``, set by ``_ext/execution.py``
 just before the page runs) and :func:`arm`, called by ``book.setup``, gives the kernel a budget of
 :func:`seconds` of CPU from then on (``RLIMIT_CPU``).  Waiting costs no CPU: a kernel waiting for
 another process's training (the store's lock) or for a core on a busy machine never comes nearer
@@ -14,6 +14,7 @@ twice the budget.  Without the variable (a downloaded notebook, the tests) nothi
 
 from __future__ import annotations
 
+import math
 import os
 import resource
 import signal
@@ -59,11 +60,11 @@ def arm(value: str | None = None) -> None:
     docname, need = value.rsplit(" ", 1)
     budget, used = seconds(float(need)), sum(resource.getrusage(resource.RUSAGE_SELF)[:2])  # user and system
     before = resource.getrlimit(resource.RLIMIT_CPU)[1]  # a hard limit set before (ulimit -t) stays
-    hard = int(used + 2 * budget) + 1
+    hard = math.ceil(used + 2 * budget)  # whole seconds
     hard = hard if before == resource.RLIM_INFINITY else min(hard, before)
     _line = message(docname, float(need))
     signal.signal(signal.SIGXCPU, _passed)
-    resource.setrlimit(resource.RLIMIT_CPU, (min(int(used + budget) + 1, hard), hard))
+    resource.setrlimit(resource.RLIMIT_CPU, (min(math.ceil(used + budget), hard), hard))
 
 
 _line = ""  # the armed guard's message

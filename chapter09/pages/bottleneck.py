@@ -46,7 +46,7 @@ FIGURE = Widget(
         "L": ("paraules de la frase", int),
     },
     paragraphs=(7, 8),
-    cpu=0.9,
+    cpu=2.4,
 )  # the registry's entry (chapter09.widgets): the figure's facts, once
 
 _LENGTHS = tuple(range(1, 13))  # the sentence lengths of the fraction's figure and of the widget's plot

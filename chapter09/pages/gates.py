@@ -38,7 +38,7 @@ FIGURE = Widget(
     "Les portes: σ(a)⊙b",
     {"top_k": ("canals que l’encaminador deixa passar (top-k)", int)},
     paragraphs=(14, 15, 16),
-    cpu=2.2,
+    cpu=2.8,
 )  # the registry's entry (chapter09.widgets): the figure's facts, once
 
 SEED = 0  # the page's draw

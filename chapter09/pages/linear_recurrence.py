@@ -50,7 +50,7 @@ FIGURE = Widget(
     "recurrencia-lineal",
     "La porta de tornada: recurrències lineals",
     {"L": ("longitud de la seqüència, en passos o tokens", int), "d": ("costat d de l’estat d×d per capa", int)},
-    cpu=2.7,
+    cpu=4.2,
 )  # the registry's entry (chapter09.widgets): the figure's facts, once
 
 U = registry.U  # u = 2⁻⁵³, the unit of rounding on this page and on page 07
