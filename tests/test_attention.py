@@ -4,6 +4,7 @@ import re
 
 import numpy as np
 import pytest
+from claim_cases import TINY, Book, dip
 
 from chapter09 import attention as w4
 from chapter09 import fmt, portable
@@ -239,3 +240,35 @@ def test_queries_keys_and_heads_are_not_used_before_they_are_defined():
         assert first, word
         assert prose[first.start() - 1] == "*", (word, prose[first.start() - 80 : first.end()])
     assert not re.search(r"\bcapçal", prose, re.I)
+
+
+# --- where its claims' checks must flip (tests/claim_cases.py; tests/test_claim_checks.py runs them) ---
+SPACING = Book("W4.4", "spacing")
+CURVE = Book("W4.5", "span_curve")
+
+# Just across a threshold, one number changed and the others left at the book's: the claim fails.
+FAILS = [
+    ("W4.1", dict(max_ulp=5)),
+    ("W4.1", dict(min_weight=-TINY)),
+    ("W4.2", dict(hull_excess=TINY)),
+    ("W4.3", dict(hull_excess=TINY)),
+    ("W4.3", dict(hull_excess=-TINY)),
+    ("W4.4", dict(span=1.5)),
+    ("W4.4", dict(span=0.49)),
+    ("W4.4", dict(copy_gap=w4.COPY_TOL * SPACING)),
+    ("W4.4", dict(copy_gap=1.5 * w4.COPY_TOL * SPACING)),
+    ("W4.5", dict(span=6.49)),
+    ("W4.5", dict(n_words=8)),
+    ("W4.5", dict(span_curve=CURVE.apply(lambda c: dip(c, 2e-12), "dip 2e-12"))),
+    ("W4.5", dict(mean_gap=w4.MEAN_TOL * SPACING)),
+    ("W4.5", dict(mean_gap=1.5 * w4.MEAN_TOL * SPACING)),
+]
+
+# Just inside a threshold: the claim still holds (a check made stricter than the book says fails here).
+HOLDS = [
+    ("W4.1", dict(max_ulp=4)),
+    ("W4.1", dict(min_weight=0.0)),
+    ("W4.2", dict(hull_excess=-1.0)),
+    ("W4.4", dict(span=1.49)),
+    ("W4.5", dict(span_curve=CURVE.apply(lambda c: dip(c, 0.5e-12), "dip 0,5e-12"))),
+]

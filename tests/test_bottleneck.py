@@ -225,3 +225,23 @@ def test_printed_factors_counts_and_totals_agree():
     assert number("w3_real_dq") - number("w3_real_L_log2V") == pytest.approx(number("w3_real_spare"), abs=0.11)
     assert number("w3_sut_layers") * 2 * number("w3_sut_cells") == number("w3_sut_d")
     assert number("w3_sut_d") * number("w3_real_q") == number("w3_sut_dq")
+
+
+# --- where its claims' checks must flip (tests/claim_cases.py; tests/test_claim_checks.py runs them) ---
+
+# Just across a threshold, one number changed and the others left at the book's: the claim fails.
+FAILS = [
+    ("W3.1", dict(sentences=64)),
+    ("W3.1", dict(largest_share=1)),
+    ("W3.1", dict(most_codes_used=65)),
+    ("W3.2", dict(fraction=Fraction(1, 255))),
+    ("W3.2", dict(missing_bits=9.0)),
+    ("W3.2", dict(V=1023)),
+    ("W3.3", dict(missing_text="8,1")),
+    ("W3.3", dict(fraction=0.0039)),
+]
+
+# Just inside a threshold: the claim still holds (a check made stricter than the book says fails here).
+HOLDS = [
+    ("W3.1", dict(most_codes_used=64)),
+]

@@ -4,6 +4,7 @@ import math
 from fractions import Fraction
 
 import pytest
+from claim_cases import NBSP
 
 from chapter09 import cost as w5
 from chapter09 import fmt
@@ -289,3 +290,34 @@ def test_the_corrections_quote_their_sources():
     reasons = " ".join(c.reason for c in w.corrections)
     assert "«self-attention layers are faster than recurrent layers when the sequence length n is smaller" in reasons
     assert "«their non-linear dependencies between sequence elements prevent parallelizing training" in reasons
+
+
+# --- where its claims' checks must flip (tests/claim_cases.py; tests/test_claim_checks.py runs them) ---
+
+# Just across a threshold, one number changed and the others left at the book's: the claim fails.
+FAILS = [
+    ("W5.1", dict(projection_flops=2**34 + 1)),
+    ("W5.1", dict(attention_flops=2**34 - 1)),
+    ("W5.2", dict(algebra=2047)),
+    ("W5.2", dict(sweep=2048 + 2e-6 * 1024)),
+    ("W5.2", dict(sweep=2048 - 2e-6 * 1024)),
+    ("W5.3", dict(roots=(-1023, 0))),
+    ("W5.3", dict(equal_cost_length=2048)),
+    ("W5.4", dict(ratio=Fraction(5))),
+    ("W5.4", dict(ratio_text="4,0")),
+    ("W5.5", dict(ratio=Fraction(5))),
+    ("W5.5", dict(ratio=Fraction(9, 2))),
+    ("W5.5", dict(ratio=Fraction(3))),
+    ("W5.5", dict(ratio_kaplan=Fraction(4))),
+    ("W6.1", dict(state_text="131,1 kB")),
+    ("W6.1", dict(state_text=f"131,2{NBSP}kB")),
+    ("W6.2", dict(kv_text="268,4MB")),
+    ("W6.2", dict(kv_text=f"268,5{NBSP}MB")),
+    ("W6.3", dict(kv_bytes=2**34 - 1)),
+    ("W6.3", dict(kv_bytes=2**34 + 1)),
+]
+
+# Just inside a threshold: the claim still holds (a check made stricter than the book says fails here).
+HOLDS = [
+    ("W5.2", dict(sweep=2048 + 0.5e-6 * 1024)),
+]

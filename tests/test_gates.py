@@ -4,6 +4,7 @@ import itertools
 
 import numpy as np
 import pytest
+from claim_cases import NBSP, TINY
 
 from chapter09 import gates as w7
 
@@ -151,3 +152,28 @@ def test_the_swiglu_gaps_sorted_by_rounding_units():
     assert w7.swiglu_gap_shares(gaps) == (0.4, 0.3, 0.1, 0.2)
     assert w7.swiglu_gap_shares(((u, 1.0),)) == (1.0, 0.0, 0, 0)
     assert sum(w7.swiglu_gap_shares(w7.robustness().swiglu_gaps)) == pytest.approx(1.0)
+
+
+# --- where its claims' checks must flip (tests/claim_cases.py; tests/test_claim_checks.py runs them) ---
+
+# Just across a threshold, one number changed and the others left at the book's: the claim fails.
+FAILS = [
+    ("W7.1", dict(lstm_bitwise=False)),
+    ("W7.1", dict(moe_bitwise=False)),
+    ("W7.1", dict(swiglu_gap=1e-15)),
+    ("W7.2", dict(lstm_gap=TINY)),
+    ("W7.2", dict(moe_gap=-TINY)),
+    ("W7.3", dict(swiglu_gap=0.0)),
+    ("W7.3", dict(swiglu_gap=np.nextafter(2.0**-51, 1))),
+    ("W7.4", dict(switched_off_text=f"87{NBSP}%")),
+    ("W7.4", dict(topk_gap=0.1)),
+    ("W7.5", dict(swish_range=(0.0, 3.2))),
+    ("W7.5", dict(swish_range=(-0.28, 1.0))),
+    ("W7.5", dict(sigmoid_range=(0.0, 0.97))),
+    ("W7.5", dict(sigmoid_range=(0.04, 1.0))),
+]
+
+# Just inside a threshold: the claim still holds (a check made stricter than the book says fails here).
+HOLDS = [
+    ("W7.3", dict(swiglu_gap=2.0**-51)),
+]

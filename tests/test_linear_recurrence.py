@@ -5,6 +5,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from claim_cases import Book
 
 from chapter09 import cost as w5
 from chapter09 import fmt
@@ -200,3 +201,26 @@ def test_the_page_talks_about_the_subject_and_marks_its_prose():
     assert "encoder" not in prose and "widget" not in prose and "readout" not in prose
     assert source.count("(*KV-cache*)") == 1
     assert source.count("Prediu-ho abans de calcular-ho") >= 1
+
+
+# --- where its claims' checks must flip (tests/claim_cases.py; tests/test_claim_checks.py runs them) ---
+
+# Just across a threshold, one number changed and the others left at the book's: the claim fails.
+FAILS = [
+    ("W8.1", dict(ulps=np.nextafter(10.0, np.inf), tolerance=10.0)),
+    ("W8.2", dict(combines=9216)),
+    ("W8.2", dict(rounds=11)),
+    ("W8.2", dict(L=2, combines=1, rounds=1)),  # the count is right, but no more work than the loop's
+    ("W8.3", dict(slope=Book("W8.3", "mean_log") * (1 + 2 * 1024 * 2.0**-52))),
+    ("W8.4", dict(affine=101 * 2.0**-52)),
+    ("W8.4", dict(tanh=0.01)),
+    ("W8.5", dict(toy_per_token=131_071)),
+    ("W8.5", dict(llama_long=131_072 * 131_071)),
+]
+
+# Just inside a threshold: the claim still holds (a check made stricter than the book says fails here).
+HOLDS = [
+    ("W8.1", dict(ulps=10.0, tolerance=10.0)),
+    ("W8.3", dict(slope=Book("W8.3", "mean_log") * (1 + 0.5 * 1024 * 2.0**-52))),
+    ("W8.4", dict(affine=100 * 2.0**-52, tanh=0.0101)),
+]

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from claim_cases import Book, nudged
 
 from chapter09 import fmt
 from chapter09 import lstm_gradient as w2
@@ -371,3 +372,35 @@ def test_the_cell_path_approaches_the_geometric_mean_without_being_it():
     assert len(cell) == len(geo) and cell != geo  # same digits, different values: the page says why
     rob = w2.robustness()
     assert rob.cell_among_units > 0.9 and rob.geo_below_f > rob.cell_below_f
+
+
+# --- where its claims' checks must flip (tests/claim_cases.py; tests/test_claim_checks.py runs them) ---
+X_RNN = Book("W2.1", "x_rnn")
+
+# Just across a threshold, one number changed and the others left at the book's: the claim fails.
+FAILS = [
+    ("W2.1", dict(x_rnn=X_RNN.apply(nudged, "nudged(x_rnn)"))),
+    ("W2.1", dict(d_rnn=X_RNN.apply(lambda x: x.shape[1] + 1, "columns+1"))),
+    ("W2.2", dict(pinned_cell_factor=0.95 + 1e-11)),
+    ("W2.2", dict(pinned_cell_factor=0.95 - 1e-11)),
+    ("W2.2", dict(carry_gap=1e-8)),
+    ("W2.3", dict(forget=Book("W2.3", "whole_factor"))),  # f equal to the factor: not above it
+    ("W2.3", dict(cell_factor=Book("W2.3", "whole_factor"))),  # the cell path as large: h_t adds nothing
+    ("W2.3", dict(whole_factor=0.95, forget=0.95, cell_factor=0.9)),
+    ("W2.4", dict(gap_default=0.0004)),
+    ("W2.4", dict(gap_default=-0.001)),
+    ("W2.4", dict(gap_default=0.004, gap_low=0.0031)),
+    ("W2.5", dict(years=17)),
+    ("W2.5", dict(years=19)),
+    ("W2.5", dict(residual_gap=1e-8)),
+    ("W2.5", dict(residual_factor=0.999)),
+    ("W2.5", dict(plain_factor=1.0)),
+]
+
+# Just inside a threshold: the claim still holds (a check made stricter than the book says fails here).
+HOLDS = [
+    ("W2.2", dict(carry_gap=0.9e-8)),
+    ("W2.4", dict(gap_default=0.004, gap_low=0.00401)),  # prints as 0,004 too: not narrower
+    ("W2.4", dict(gap_default=0.0049, gap_low=0.0046)),  # both print as 0,005
+    ("W2.5", dict(residual_factor=1.0)),
+]

@@ -5,6 +5,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+from claim_cases import Book
 
 from chapter09 import rnn_gradient as w1
 from chapter09.rnn_gradient_seeds import at_radius, explosions, robustness
@@ -333,3 +334,39 @@ def test_sweep_refuses_a_radius_too_costly_by_its_own_parameters():
     before spectral.gelfand_radius would refuse it under its own parameter's name."""
     with pytest.raises(ValueError, match=r"^d and seeds must keep squarings·seeds·d³"):
         w1.sweep(seeds=(0, 1), scales=(0.8,), d=512, T=2)
+
+
+# --- where its claims' checks must flip (tests/claim_cases.py; tests/test_claim_checks.py runs them) ---
+EIG = Book("W1.1", "eig_radius")
+
+# Just across a threshold, one number changed and the others left at the book's: the claim fails.
+FAILS = [
+    ("W1.1", dict(gelfand_radius=EIG * (1 + 2e-9))),
+    ("W1.1", dict(gelfand_radius=EIG * (1 - 2e-9))),
+    ("W1.2", dict(relative_error=w1.TOLERANCE)),
+    ("W1.2", dict(relative_error=1.5 * w1.TOLERANCE)),
+    ("W1.3", dict(below_share=1.0)),
+    ("W1.3", dict(below_share=0.0)),
+    ("W1.4", dict(flip_radius=None)),
+    ("W1.4", dict(flip_radius=0.99)),
+    ("W1.4", dict(flip_radius=w1.FLIP_LIMIT)),
+    ("W1.4", dict(soon_share=0.5)),
+    ("W1.5", dict(radius=1.0)),
+    ("W1.5", dict(product=1.0)),
+    ("W1.5", dict(vanishes=False)),
+    ("W1.5", dict(share=0.5)),
+    ("W1.6", dict(explodes=False)),
+    ("W1.6", dict(product=1.0)),
+    ("W1.6", dict(share=0.5)),
+]
+
+# Just inside a threshold: the claim still holds (a check made stricter than the book says fails here).
+HOLDS = [
+    ("W1.1", dict(gelfand_radius=EIG * (1 + 0.5e-9))),
+    ("W1.2", dict(relative_error=0.199)),
+    ("W1.3", dict(below_share=0.01)),
+    ("W1.4", dict(flip_radius=1.0)),
+    ("W1.4", dict(soon_share=0.51)),
+    ("W1.5", dict(share=0.51)),
+    ("W1.6", dict(share=0.51)),
+]

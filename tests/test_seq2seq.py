@@ -6,8 +6,10 @@ import pickle
 
 import numpy as np
 import pytest
+from claim_cases import Book
 
 from chapter09 import seq2seq
+from chapter09.pages import seq2seq_claims as w4b  # the thresholds of W4b's checks
 from chapter09.seq2seq import net, task
 from chapter09.seq2seq import sweep as sw
 from chapter09.seq2seq import training as s2s
@@ -313,3 +315,41 @@ def test_a_trained_model_refuses_what_it_cannot_show():
         sw.attention_weights(s2s.train("attention", 4, steps=5), index=task.N_TEST)
     with pytest.raises(ValueError, match="^n_strings must"):
         sw.path_gradients(t, n_strings=0)
+
+
+# --- where its claims' checks must flip (tests/claim_cases.py; tests/test_claim_checks.py runs them) ---
+GAP = Book("W4b.1", "gap")
+UNIFORM = Book("W4b.5", "uniform")
+
+# Just across a threshold, one number changed and the others left at the book's: the claim fails.
+FAILS = [
+    ("W4b.1", dict(from_length=16)),  # the longest: no length left where the arms separate
+    ("W4b.1", dict(from_length=5)),  # not a length of the sweep
+    ("W4b.1", dict(gap=GAP.apply(lambda g: (*g[:-1], w4b.MARGIN), "last gap = margin"))),
+    ("W4b.1", dict(from_length=4, gap=GAP.apply(lambda g: (w4b.MARGIN / 2, *g[1:]), "first gap = margin/2"))),
+    ("W4b.2", dict(first_gain=w4b.MARGIN - 1e-9, last_gain=0.0)),
+    ("W4b.2", dict(first_gain=0.3, last_gain=0.3 - w4b.MARGIN + 1e-9)),
+    ("W4b.3", dict(attention=Book("W4b.3", "reversed_") + w4b.MARGIN / 2)),
+    ("W4b.3", dict(reversed_=Book("W4b.3", "bottleneck") + w4b.MARGIN / 2)),
+    ("W4b.3", dict(bottleneck=Book("W4b.3", "chance") + w4b.MARGIN / 2)),
+    ("W4b.4", dict(aligned_share=w4b.ALIGNED - 1e-9)),
+    ("W4b.5", dict(attention_share=2 * UNIFORM + -1e-9)),
+    ("W4b.5", dict(bottleneck_share=2 * UNIFORM)),
+    ("W4b.6", dict(attention_steps=Book("W4b.6", "budget").apply(lambda b: b + 1, "budget+1"))),
+    ("W4b.6", dict(plain_reached=1)),
+    ("W4b.7", dict(gap=w4b.MARGIN)),
+    ("W4b.7", dict(still_gaining=w4b.s2s.GAIN - 1e-9)),
+    ("W4b.8", dict(greedy_fall=2 * w4b.MARGIN - 1e-9, forced_fall=0.0)),
+    ("W4b.8", dict(forced_fall=Book("W4b.8", "greedy_fall").apply(lambda g: g / 2, "greedy_fall/2"))),
+]
+
+# Just inside a threshold: the claim still holds (a check made stricter than the book says fails here).
+HOLDS = [
+    ("W4b.1", dict(from_length=4, gap=GAP.apply(lambda g: (w4b.MARGIN * 1.5, *g[1:]), "first gap = 1,5 margin"))),
+    ("W4b.2", dict(first_gain=w4b.MARGIN, last_gain=0.0)),
+    ("W4b.4", dict(aligned_share=w4b.ALIGNED)),
+    ("W4b.5", dict(attention_share=2 * UNIFORM)),
+    ("W4b.6", dict(attention_steps=Book("W4b.6", "budget"))),
+    ("W4b.7", dict(gap=w4b.MARGIN + 1e-9, still_gaining=w4b.s2s.GAIN)),
+    ("W4b.8", dict(greedy_fall=2 * w4b.MARGIN, forced_fall=w4b.MARGIN - 1e-9)),
+]
