@@ -40,7 +40,6 @@ from sphinx.errors import ConfigError
 from sphinx.util import logging
 
 from chapter09 import guard
-from chapter09.widgets import WIDGETS
 
 logger = logging.getLogger(__name__)
 PACKAGE = Path(__file__).resolve().parents[1] / "chapter09"
@@ -107,12 +106,21 @@ def page_digest(page_text: str, package: Path = PACKAGE) -> str:
     return h.hexdigest()[:16]
 
 
+@cache
+def needs() -> dict[str, float]:
+    """Each widget page's CPU need, by docname (read when a page is, so a build that reads none
+    imports no page module)."""
+    from chapter09.widgets import WIDGETS
+
+    return {w.page: w.cpu for w in WIDGETS}
+
+
 def add_key(app, docname: str, source: list[str]) -> None:
     """source-read: the key cell at the end of a notebook page (line numbers stay the file's), and
     its guard for the kernel that myst-nb starts next (a Sphinx process, its main one or a worker of
     ``-j``, reads its pages one after the other, each executed just after this)."""
     if is_notebook_page(source[0]):
-        need = {w.page: w.cpu for w in WIDGETS}.get(docname)
+        need = needs().get(docname)
         if need is None:
             os.environ.pop(guard.VARIABLE, None)  # a page without a registry entry runs unguarded
         else:
