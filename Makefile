@@ -14,7 +14,8 @@ html: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-# everything but the tests that build the book, drive a browser, emulate other CPUs or build a wheel
+# everything but the tests that build the book, drive a browser, emulate other CPUs, build a wheel or draw
+# every figure again for a phone (marked slow)
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m "not book and not browser and not slow" -q
 

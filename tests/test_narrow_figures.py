@@ -50,6 +50,7 @@ def figures(request):
     return module.figures()
 
 
+@pytest.mark.slow  # every figure of the book drawn four times, in SVG: half a minute of CPU
 def test_every_figure_has_a_drawing_for_a_phone(figures):
     for key, fig in figures.items():
         before = plots.as_svg(fig)
