@@ -44,6 +44,7 @@ SEQ2SEQ = ("__init__", "task", "net", "training", "sweep", "curves")  # the modu
         *((f"seq2seq/{name}.py", ["04b-seq2seq"]) for name in SEQ2SEQ),
         ("plots.py", ALL),  # the shared style (book.setup) reaches every page
         ("claims.py", ALL),  # every page publishes its rows of the registry
+        ("guard.py", ALL),  # every page arms its guard (book.setup)
         ("widgets.py", []),  # the registry of figures: a new line runs no page (the CLI and the tests read it)
     ],
 )

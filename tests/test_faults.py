@@ -195,9 +195,9 @@ def test_a_corrupt_cache_database_heals_itself(repo, reference):
 
 
 def leftovers(repo: Path) -> tuple[list[str], list[Path]]:
-    """Processes whose command line names the copy, and its kernels' connection files, once they
-    have had a few seconds to go (a kernel whose parent died notices within one)."""
-    deadline = time.monotonic() + 10
+    """Processes whose command line names the copy, and its kernels' connection files, once they are
+    gone (a kernel whose parent died notices within a second), or after a minute, a hang guard."""
+    deadline = time.monotonic() + 60
     while True:
         ps = subprocess.run(["ps", "-eo", "pid=,args="], capture_output=True, text=True).stdout
         procs = [line for line in ps.splitlines() if str(repo) in line and " ps " not in line]
@@ -221,13 +221,10 @@ def leftovers(repo: Path) -> tuple[list[str], list[Path]]:
 )
 def test_an_interrupted_build_stops_leaves_nothing_and_rebuilds_right(tmp_path, reference, fault):
     repo = make_copy(tmp_path / "repo")
-    start = time.monotonic()
-    result = build(repo, fault)
-    took = time.monotonic() - start
+    result = build(repo, fault)  # a build that hung instead of stopping fails at build()'s timeout
     # Ctrl-C: Sphinx says "Interrupted!" and exits with 2; SIGTERM and SIGKILL end it as they end any process
     expected = {"INT": 2, "TERM": -signal.SIGTERM, "KILL": -signal.SIGKILL}[fault.split(":")[1]]
     assert result.returncode == expected, result.stdout[-2000:] + result.stderr[-2000:]
-    assert took < 60
     if expected == 2:  # Sphinx says so; or, when Ctrl-C lands inside its parallel join's bookkeeping,
         # its ParallelTasks.terminate() trips over a task it had already removed (KeyError, a crash report)
         said = result.stdout + result.stderr

@@ -57,20 +57,25 @@ def test_a_folder_that_cannot_be_written_costs_time_not_a_result(tmp_path, monke
 
 
 def test_two_processes_that_ask_at_once_compute_it_once(tmp_path):
+    """Each process says it is about to ask; the one that computes waits until the other has said so
+    (a condition, not a clock): the other asks while it computes, and reads its result."""
     log = tmp_path / "log"
     script = textwrap.dedent(f"""
-        import pathlib, time
+        import os, pathlib, time
         from chapter09 import common
-        common.built_dir = lambda module, kind: pathlib.Path({str(tmp_path)!r}) / kind
+        here = pathlib.Path({str(tmp_path)!r})
+        common.built_dir = lambda module, kind: here / kind
         def slow(x):
             with open({str(log)!r}, "a") as f:
                 f.write("computed\\n")
-            time.sleep(1.0)
+            while len(list(here.glob("asking-*"))) < 2:  # the other process is about to ask too
+                time.sleep(0.01)
             return x + 1
+        (here / f"asking-{{os.getpid()}}").touch()
         print(common.stored(slow)(41))
     """)
     runs = [subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True) for _ in range(2)]
-    assert [r.communicate(timeout=60)[0].strip() for r in runs] == ["42", "42"]
+    assert [r.communicate(timeout=120)[0].strip() for r in runs] == ["42", "42"]
     assert log.read_text() == "computed\n"
 
 
