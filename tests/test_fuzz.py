@@ -126,6 +126,7 @@ CHEAP = {
     # training (until_flat) goes on to seq2seq.CAP steps whatever steps says: the page's tests cover it
     "chapter09.seq2seq.sweep.sweep": {"lengths": (4, 5), "seeds": (0, 1), "steps": (1, 2), "until_flat": (False,)},
     "chapter09.pages.seq2seq.reading": {"length": s2s.LENGTHS},  # another length trains nine models
+    "chapter09.pages.bottleneck.reading": {"d": 1024},  # 2^(d·q) codes: at d = 16.384, q = 64, 1,6 s a draw
 }
 
 

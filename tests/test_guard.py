@@ -76,6 +76,7 @@ def test_a_page_is_guarded_in_the_build_only(variable):
     assert variable is None or hard - soft == guard.seconds(NEED), out
 
 
+@pytest.mark.slow  # a process of its own, burning or waiting seconds of CPU time
 def test_a_loop_that_computes_for_ever_is_stopped_with_one_line():
     status, out, err = finished(python(guarded("while True:", "    pass")))
     assert (status, out.strip()) == (0, line()), err
@@ -97,6 +98,7 @@ COMPILED = textwrap.dedent("""
 BETWEEN = "sum(resource.getrlimit(resource.RLIMIT_CPU)) / 2"  # past the guard, short of the hard limit
 
 
+@pytest.mark.slow  # a process of its own, burning or waiting seconds of CPU time
 @pytest.mark.parametrize("until, returns", [(BETWEEN, True), ("1e9", False)], ids=["returns", "never-returns"])
 def test_a_compiled_loop_is_stopped_when_it_returns_and_killed_if_it_never_does(until, returns):
     """numba's loops return to Python only between calls: a call that computes past the guard and
@@ -109,6 +111,7 @@ def test_a_compiled_loop_is_stopped_when_it_returns_and_killed_if_it_never_does(
         assert status == -signal.SIGKILL and out == "", err
 
 
+@pytest.mark.slow  # a process of its own, burning or waiting seconds of CPU time
 def test_waiting_for_another_process_s_training_costs_nothing(tmp_path):
     """A process waits behind the store's lock while another one trains, for longer than its hard
     limit in wall time (the trainer sleeps until the test lets it finish): its guard never trips."""
@@ -139,6 +142,7 @@ def test_waiting_for_another_process_s_training_costs_nothing(tmp_path):
     assert float(out.split()[1]) > 2 * guard.MARGIN * NEED + 1  # it did wait that long
 
 
+@pytest.mark.slow  # a process of its own, burning or waiting seconds of CPU time
 def test_sleeping_costs_nothing():
     """Asleep for as many seconds as its hard limit's CPU seconds (counted from its start)."""
     nap = "import resource, time; time.sleep(resource.getrlimit(resource.RLIMIT_CPU)[1]); print('awake')"
