@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: html test test-fast lint pdf bench preview snapshot same-bits clean
+.PHONY: html test test-fast lint pdf bench preview snapshot figure same-bits clean
 
 # tools/build.py: sphinx-build -W --keep-going, -j one more than the cores (see its docstring)
 html: $(STAMP)
@@ -33,6 +33,11 @@ bench: $(STAMP)
 
 snapshot: $(STAMP)
 	$(BIN)/python tools/snapshot.py --update
+
+# a new figure from the template (README «Afegir una figura»):
+# make figure NUMBER=9 NAME=porta-amb-control MODULE=gate_control TITLE="La porta amb control"
+figure: $(STAMP)
+	$(BIN)/python tools/new_figure.py "$(NUMBER)" "$(NAME)" "$(MODULE)" "$(TITLE)"
 
 preview: $(STAMP)
 	$(BIN)/sphinx-autobuild -c . book _build/html --watch chapter09
