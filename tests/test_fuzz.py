@@ -49,6 +49,7 @@ READER_MODULES = {
     "chapter09.spectral",  # rnn_gradient's gelfand_radius, imported there
     "chapter09.seq2seq.training",  # the package chapter09.seq2seq exports its names
     "chapter09.seq2seq.sweep",
+    "chapter09.seq2seq.blind",
     "chapter09.fmt",
     "chapter09.words",  # fmt's words around a number, imported there
     "chapter09.common",
