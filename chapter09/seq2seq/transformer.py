@@ -1,0 +1,384 @@
+"""An encoder–decoder of attention alone (Vaswani et al. 2017, one layer each, pre-LN), compiled: one string
+forward and back, and a training, on the copy task of :mod:`chapter09.seq2seq`.
+
+A model's parameters are one flat vector ``θ``, block after block (:data:`BLOCKS`, starting at :data:`AT`),
+as in :mod:`chapter09.seq2seq.net`.  Widths: ``d = 16``, two heads of ``d_k = 8``, a feed-forward layer of
+``F = 32``.  Rows are positions.  ``N`` is a LayerNorm, ``N(x) = γ ⊙ x̂ + β`` with ``x̂ = (x − μ)/√(σ² + ε)``,
+each with its own γ and β, and ``att(Q, K, V)`` the two heads of scaled dot-product attention side by side,
+one head (its ``d_k`` columns) being ::
+
+    s_ij = Q_i · K_j / √d_k       α_ij = softmax_j(s_ij)  over every j, or j ≤ i (causal)       A_i = Σ_j α_ij V_j   (1)
+
+(:mod:`chapter09.seq2seq.transformer_layers` has each row's forward and back: (1), LayerNorm's (4), attention's
+(5)).  The encoder, on ``x_j = E_src[source_j] (+ P_j)``::
+
+    a = N₁(x)     x' = x + att(a W_q, a W_k, a W_v) W_o     b = N₂(x')     m = N_f(x' + relu(b W₁ + c₁) W₂ + c₂)   (2)
+
+and the decoder, on ``y_t = E_tgt[input_t] (+ P_t)`` (GO, then the target: teacher forcing; or its own argmax),
+with a causal self-attention, then a cross-attention whose queries are its own and whose keys and values are
+made of the encoder's ``m``::
+
+    a = N₁(y)     y' = y + att_causal(a W_q, a W_k, a W_v) W_o     b = N₂(y')
+    y'' = y' + att(b W_q^c, m W_k^c, m W_v^c) W_o^c     c = N₃(y'')     z = N_f(y'' + relu(c W₁ + c₁) W₂ + c₂)
+    logits = z W_out + b_out                                                                                  (3)
+
+The loss is :mod:`chapter09.seq2seq.net`'s (3), the cross-entropy of the logits, weighted.  ``P`` is Vaswani et
+al.'s sinusoidal positional encoding, ``P[p, 2i] = sin(p ω_i)``, ``P[p, 2i+1] = cos(p ω_i)``,
+``ω_i = 10000^{−2i/d}``, rounded to multiples of 2⁻¹⁶ (:data:`PE`); the arm without positions adds nothing.
+
+**Backward**, sublayer by sublayer from the output down, each row in order, from
+``δlogits_t = w_t (p_t − onehot(y_t))``.  A product ``u = x W``: ``δW += xᵀ δu``, ``δx += δu Wᵀ``; a residual
+``y' = y + f(y)``: ``δy = δy' + δ(through f)``; relu: ``δu = δr ⊙ [u > 0]``; LayerNorm (4) and attention (5).
+The cross-attention's keys and values send their gradient to ``m``, and from there back through the encoder.
+In the decoder, each row's forward reads the rows before it only: teacher forcing and greedy decoding compute
+the same bits for the same inputs, and the mask is exact (a later input changes no earlier output).
+
+Every sum runs in the order its loop is written, numba compiles without ``fastmath``
+(:data:`chapter09.portable.JIT`), exp and ln are :mod:`chapter09.portable`'s, √ and ÷ are exactly rounded:
+a training gives the same bits on every machine.  Inputs are trusted (the caller is
+:mod:`chapter09.seq2seq.transformer_training`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..portable import JIT
+from .task import MAX_LENGTH, V
+from .transformer_layers import (
+    HEADS,
+    add_outer,
+    add_times_t,
+    attend,
+    attend_back,
+    feed_forward,
+    feed_forward_back,
+    norm,
+    norm_back,
+    softmax_loss,
+    times,
+)
+
+__all__: list[str] = []
+
+D, F = 16, 32  # model width (HEADS heads of D_K), feed-forward width
+GRID = 2.0**-16  # the positional encoding's grid
+
+
+def _layer(prefix: str, cross: bool) -> dict:
+    """The blocks of one layer: LayerNorms, attentions (W_q, W_k, W_v, W_o), feed-forward, final LayerNorm."""
+    att = {f"{prefix}_W{p}": (D, D) for p in "qkvo"}
+    out = {f"{prefix}_g1": (D,), f"{prefix}_b1": (D,), **att, f"{prefix}_g2": (D,), f"{prefix}_b2": (D,)}
+    if cross:
+        out |= {f"{prefix}_Wq_c": (D, D), f"{prefix}_Wk_c": (D, D), f"{prefix}_Wv_c": (D, D), f"{prefix}_Wo_c": (D, D)}
+        out |= {f"{prefix}_g3": (D,), f"{prefix}_b3": (D,)}
+    out |= {f"{prefix}_W1": (D, F), f"{prefix}_c1": (F,), f"{prefix}_W2": (F, D), f"{prefix}_c2": (D,)}
+    return out | {f"{prefix}_gf": (D,), f"{prefix}_bf": (D,)}
+
+
+SHAPES = {"E_src": (V, D), "E_tgt": (V + 1, D), **_layer("enc", False), **_layer("dec", True),
+          "W_out": (D, V), "b_out": (V,)}  # fmt: skip
+BLOCKS = tuple(SHAPES)
+AT = np.cumsum([0] + [int(np.prod(shape)) for shape in SHAPES.values()])  # where each block starts; θ's length
+SIZE = int(AT[-1])
+ROWS = np.array([shape[0] for shape in SHAPES.values()])
+E_SRC, E_TGT = 0, 1
+ENC_N1, ENC_ATT, ENC_N2, ENC_FFN, ENC_NF = 2, 4, 8, 10, 14  # first block of each: (γ, β), (W_q…W_o), (W₁, c₁, W₂, c₂)
+DEC_N1, DEC_ATT, DEC_N2, DEC_CROSS, DEC_N3, DEC_FFN, DEC_NF = 16, 18, 22, 24, 28, 30, 34
+W_OUT, B_OUT = 36, 37
+assert BLOCKS[ENC_NF] == "enc_gf" and BLOCKS[DEC_CROSS] == "dec_Wq_c" and BLOCKS[W_OUT] == "W_out"
+
+# The rows of one string a forward pass keeps (trace fields, each (rows, D)): shared by encoder and decoder …
+X, N1, A1, Q, K, VV, AO, X1, N2, A2 = range(10)  # AO: the heads' outputs
+# … then the encoder's: its last residual, its normalised output (x̂ and m), the cross-attention's keys and values
+X2, NF, M, KC, VC = range(10, 15)
+# … and the decoder's: cross-attention's queries and output, its residual, N₃, the last residual, z
+QC, OC, Y2, N3, A3, Y3, NFD, Z = range(10, 18)
+
+
+def sinusoids(rows: int = MAX_LENGTH, width: int = D) -> np.ndarray:
+    """Vaswani et al.'s positional encoding, rounded to multiples of GRID: P[p, 2i] = sin(p ω_i),
+    P[p, 2i+1] = cos(p ω_i), ω_i = 10000^(−2i/width).  Raises if an entry lies within 10⁻⁹ of a midpoint of the
+    grid: there a last-bit difference of a libm's sin or pow could round it the other way."""
+    p, i = np.arange(rows)[:, None], np.arange(width // 2)[None, :]
+    angle = p * 10000.0 ** (-2.0 * i / width)
+    exact = np.empty((rows, width))
+    exact[:, 0::2], exact[:, 1::2] = np.sin(angle), np.cos(angle)
+    scaled = exact / GRID
+    margin = float(np.abs(scaled - np.floor(scaled) - 0.5).min() * GRID)
+    if margin < 1e-9:
+        raise ArithmeticError(f"an entry of the positional encoding lies {margin:.1e} from a midpoint of its grid")
+    return np.rint(scaled) * GRID
+
+
+PE = sinusoids()
+
+
+# --- rows: products, LayerNorm, attention, feed-forward, loss ----------------------------------------------
+
+
+@njit("float64[:, ::1](float64[::1], int64)", **JIT)
+def _matrix(theta, k):
+    """Block ``k`` of θ as its matrix (a view)."""
+    return theta[AT[k] : AT[k + 1]].reshape(ROWS[k], -1)
+
+
+@njit("float64[::1](float64[::1], int64)", **JIT)
+def _vector(theta, k):
+    """Block ``k`` of θ, a vector (a view)."""
+    return theta[AT[k] : AT[k + 1]]
+
+
+# --- one string forward ------------------------------------------------------------------------------------
+
+
+@njit(**JIT)
+def new_trace(t_in, t_out):
+    """Empty arrays for :func:`forward`: the encoder's rows, norms' 1/σ, feed-forward (u, r) and α; the same
+    for the decoder (α of its self- and cross-attention); logits and the inputs read."""
+    return (
+        np.zeros((15, t_in, D)), np.empty((3, t_in)), np.empty((2, t_in, F)), np.zeros((HEADS, t_in, t_in)),
+        np.zeros((18, t_out, D)), np.empty((4, t_out)), np.empty((2, t_out, F)), np.zeros((HEADS, t_out, t_out)),
+        np.zeros((HEADS, t_out, t_in)), np.empty((t_out, V)), np.empty(t_out, np.int64),
+    )  # fmt: skip
+
+
+@njit(**JIT)
+def _input_row(table, symbol, t, positions, out):
+    """E[symbol] (+ P_t)."""
+    for k in range(D):
+        out[k] = table[symbol, k] + PE[t, k] if positions else table[symbol, k]
+
+
+@njit(**JIT)
+def _self_attention_in(theta, first_norm, first_att, r, inv, t):
+    """Row t of N₁ and its queries, keys and values."""
+    inv[0, t] = norm(r[X, t], _vector(theta, first_norm), _vector(theta, first_norm + 1), r[N1, t], r[A1, t])
+    times(r[A1, t], _matrix(theta, first_att), r[Q, t])
+    times(r[A1, t], _matrix(theta, first_att + 1), r[K, t])
+    times(r[A1, t], _matrix(theta, first_att + 2), r[VV, t])
+
+
+@njit(**JIT)
+def _feed_forward(theta, first, x, kept, out):
+    """The feed-forward layer whose blocks start at ``first``, on one row; ``kept`` gets (u, r)."""
+    W1, c1, W2, c2 = (_matrix(theta, first), _vector(theta, first + 1), _matrix(theta, first + 2),
+                      _vector(theta, first + 3))  # fmt: skip
+    feed_forward(x, W1, c1, W2, c2, kept[0], kept[1], out)
+
+
+@njit(**JIT)
+def _residual(x, w, a, out):
+    """out = x + a w (a sublayer's output, projected, added to the residual stream)."""
+    times(a, w, out)
+    for k in range(D):
+        out[k] += x[k]
+
+
+@njit(**JIT)
+def encode(theta, positions, source, trace):
+    """(2) over the source: the encoder's rows, and the cross-attention's keys and values m W_k^c, m W_v^c."""
+    r, inv, ffn, alpha = trace[0], trace[1], trace[2], trace[3]
+    n = source.size
+    f = np.empty(D)
+    for j in range(n):
+        _input_row(_matrix(theta, E_SRC), source[j], j, positions, r[X, j])
+        _self_attention_in(theta, ENC_N1, ENC_ATT, r, inv, j)
+    for j in range(n):
+        attend(r[Q, j], r[K], r[VV], n, alpha[:, j], r[AO, j])
+        _residual(r[X, j], _matrix(theta, ENC_ATT + 3), r[AO, j], r[X1, j])
+        inv[1, j] = norm(r[X1, j], _vector(theta, ENC_N2), _vector(theta, ENC_N2 + 1), r[N2, j], r[A2, j])
+        _feed_forward(theta, ENC_FFN, r[A2, j], ffn[:, j], f)
+        for k in range(D):
+            r[X2, j, k] = r[X1, j, k] + f[k]
+        inv[2, j] = norm(r[X2, j], _vector(theta, ENC_NF), _vector(theta, ENC_NF + 1), r[NF, j], r[M, j])
+        times(r[M, j], _matrix(theta, DEC_CROSS + 1), r[KC, j])
+        times(r[M, j], _matrix(theta, DEC_CROSS + 2), r[VC, j])
+
+
+@njit(**JIT)
+def forward(theta, positions, source, inputs, greedy, trace):
+    """(2)–(3) for one string: the encoder over ``source``, then the decoder row by row on ``inputs`` (teacher
+    forcing) or, if ``greedy``, on its own argmax after GO (``inputs[0]``).  Fills ``trace``."""
+    encode(theta, positions, source, trace)
+    enc = trace[0]
+    r, inv, ffn, a_self, a_cross, logits, read = trace[4], trace[5], trace[6], trace[7], trace[8], trace[9], trace[10]
+    f = np.empty(D)
+    token = inputs[0]
+    for t in range(logits.shape[0]):
+        read[t] = token if greedy else inputs[t]
+        _input_row(_matrix(theta, E_TGT), read[t], t, positions, r[X, t])
+        _self_attention_in(theta, DEC_N1, DEC_ATT, r, inv, t)
+        attend(r[Q, t], r[K], r[VV], t + 1, a_self[:, t], r[AO, t])  # causal: rows ≤ t
+        _residual(r[X, t], _matrix(theta, DEC_ATT + 3), r[AO, t], r[X1, t])
+        inv[1, t] = norm(r[X1, t], _vector(theta, DEC_N2), _vector(theta, DEC_N2 + 1), r[N2, t], r[A2, t])
+        times(r[A2, t], _matrix(theta, DEC_CROSS), r[QC, t])
+        attend(r[QC, t], enc[KC], enc[VC], source.size, a_cross[:, t], r[OC, t])
+        _residual(r[X1, t], _matrix(theta, DEC_CROSS + 3), r[OC, t], r[Y2, t])
+        inv[2, t] = norm(r[Y2, t], _vector(theta, DEC_N3), _vector(theta, DEC_N3 + 1), r[N3, t], r[A3, t])
+        _feed_forward(theta, DEC_FFN, r[A3, t], ffn[:, t], f)
+        for k in range(D):
+            r[Y3, t, k] = r[Y2, t, k] + f[k]
+        inv[3, t] = norm(r[Y3, t], _vector(theta, DEC_NF), _vector(theta, DEC_NF + 1), r[NFD, t], r[Z, t])
+        times(r[Z, t], _matrix(theta, W_OUT), logits[t])
+        b_out = _vector(theta, B_OUT)
+        for k in range(V):
+            logits[t, k] += b_out[k]
+        token = np.argmax(logits[t])
+
+
+# --- one string back ---------------------------------------------------------------------------------------
+
+
+@njit(**JIT)
+def _add_through(d_out, w, a, d_w, d_a):
+    """Back through ``a w``: δw += aᵀ δout, δa += δout wᵀ."""
+    add_outer(a, d_out, d_w)
+    add_times_t(d_out, w, d_a)
+
+
+@njit(**JIT)
+def _feed_forward_sublayer_back(theta, grad, first_norm, first, r, d, inv, inv_row, ffn, t, top, bottom, x_hat, normed):
+    """Row t of ``top = bottom + FFN(N(bottom))``: δbottom += δtop and what goes through N and the FFN."""
+    for k in range(D):
+        d[bottom, t, k] += d[top, t, k]
+    feed_forward_back(d[top, t], r[normed, t], ffn[0, t], ffn[1, t], _matrix(theta, first), _matrix(theta, first + 2),
+                      _matrix(grad, first), _vector(grad, first + 1), _matrix(grad, first + 2),
+                      _vector(grad, first + 3), d[normed, t])  # fmt: skip
+    norm_back(d[normed, t], r[x_hat, t], inv[inv_row, t], _vector(theta, first_norm), _vector(grad, first_norm),
+              _vector(grad, first_norm + 1), d[bottom, t])  # fmt: skip
+
+
+@njit(**JIT)
+def _self_attention_back(theta, grad, first_norm, att, r, d, inv, alpha, causal):
+    """Every row of ``x1 = x + att(N₁(x) W_q, N₁(x) W_k, N₁(x) W_v) W_o``, from δx1: δx and the blocks' gradients."""
+    n = r.shape[1]
+    for t in range(n):
+        for k in range(D):
+            d[X, t, k] += d[X1, t, k]
+        _add_through(d[X1, t], _matrix(theta, att + 3), r[AO, t], _matrix(grad, att + 3), d[AO, t])
+        attend_back(d[AO, t], r[Q, t], r[K], r[VV], t + 1 if causal else n, alpha[:, t], d[Q, t], d[K], d[VV])
+    for t in range(n):
+        for i, field in enumerate((Q, K, VV)):
+            _add_through(d[field, t], _matrix(theta, att + i), r[A1, t], _matrix(grad, att + i), d[A1, t])
+        norm_back(d[A1, t], r[N1, t], inv[0, t], _vector(theta, first_norm), _vector(grad, first_norm),
+                  _vector(grad, first_norm + 1), d[X, t])  # fmt: skip
+
+
+@njit(**JIT)
+def backward(theta, source, targets, weights, trace, grad):
+    """(4)–(5) for one string traced by :func:`forward` (teacher forcing): adds ∂ℓ/∂θ to ``grad``; returns ℓ and
+    δx, the gradient of each source row ``x_j`` (L, D)."""
+    enc, e_inv, e_ffn, e_alpha, r, inv, ffn, a_self, a_cross, logits, read = trace
+    n_in, n_out = source.size, logits.shape[0]
+    d, de = np.zeros((18, n_out, D)), np.zeros((15, n_in, D))
+    d_logits, loss = np.empty(V), 0.0
+    for t in range(n_out):  # the output, N_f and the feed-forward sublayer
+        loss += softmax_loss(logits[t], targets[t], weights[t], d_logits)
+        _add_through(d_logits, _matrix(theta, W_OUT), r[Z, t], _matrix(grad, W_OUT), d[Z, t])
+        b_out = _vector(grad, B_OUT)
+        for k in range(V):
+            b_out[k] += d_logits[k]
+        norm_back(d[Z, t], r[NFD, t], inv[3, t], _vector(theta, DEC_NF), _vector(grad, DEC_NF),
+                   _vector(grad, DEC_NF + 1), d[Y3, t])  # fmt: skip
+        _feed_forward_sublayer_back(theta, grad, DEC_N3, DEC_FFN, r, d, inv, 2, ffn, t, Y3, Y2, N3, A3)
+    for t in range(n_out):  # the cross-attention sublayer: y'' = y' + att(…) W_o^c
+        for k in range(D):
+            d[X1, t, k] += d[Y2, t, k]
+        _add_through(d[Y2, t], _matrix(theta, DEC_CROSS + 3), r[OC, t], _matrix(grad, DEC_CROSS + 3), d[OC, t])
+        attend_back(d[OC, t], r[QC, t], enc[KC], enc[VC], n_in, a_cross[:, t], d[QC, t], de[KC], de[VC])
+        _add_through(d[QC, t], _matrix(theta, DEC_CROSS), r[A2, t], _matrix(grad, DEC_CROSS), d[A2, t])
+        norm_back(d[A2, t], r[N2, t], inv[1, t], _vector(theta, DEC_N2), _vector(grad, DEC_N2),
+                   _vector(grad, DEC_N2 + 1), d[X1, t])  # fmt: skip
+    _self_attention_back(theta, grad, DEC_N1, DEC_ATT, r, d, inv, a_self, True)
+    E_tgt = _matrix(grad, E_TGT)
+    for t in range(n_out):
+        for k in range(D):
+            E_tgt[read[t], k] += d[X, t, k]
+    for j in range(n_in):  # the encoder: m feeds the cross-attention's keys and values; N_f; the feed-forward
+        for i, field in ((1, KC), (2, VC)):
+            _add_through(de[field, j], _matrix(theta, DEC_CROSS + i), enc[M, j], _matrix(grad, DEC_CROSS + i), de[M, j])
+        norm_back(de[M, j], enc[NF, j], e_inv[2, j], _vector(theta, ENC_NF), _vector(grad, ENC_NF),
+                   _vector(grad, ENC_NF + 1), de[X2, j])  # fmt: skip
+        _feed_forward_sublayer_back(theta, grad, ENC_N2, ENC_FFN, enc, de, e_inv, 1, e_ffn, j, X2, X1, N2, A2)
+    _self_attention_back(theta, grad, ENC_N1, ENC_ATT, enc, de, e_inv, e_alpha, False)
+    E_src = _matrix(grad, E_SRC)
+    for j in range(n_in):
+        for k in range(D):
+            E_src[source[j], k] += de[X, j, k]
+    return loss, de[X]
+
+
+# --- a batch, a training, a test ---------------------------------------------------------------------------
+
+
+@njit(**JIT)
+def gradient(theta, positions, sources, inputs, targets, weights, grad, d_x):
+    """One model's loss Σ_b ℓ_b over a batch, and its gradient in ``grad`` (set, not added), string after
+    string; ``d_x`` (B, T_in, D) gets each string's ∂ℓ/∂x_j."""
+    for i in range(grad.size):
+        grad[i] = 0.0
+    trace = new_trace(sources.shape[1], targets.shape[1])
+    loss = 0.0
+    greedy = sources.size < 0  # False, as a value: forward compiles once for both callers
+    for b in range(sources.shape[0]):
+        forward(theta, positions, sources[b], inputs[b], greedy, trace)
+        ell, d_source = backward(theta, sources[b], targets[b], weights[b], trace, grad)
+        loss += ell
+        d_x[b] = d_source
+    return loss
+
+
+@njit(**JIT)
+def _clip(grad, limit):
+    """Rescale ``grad`` in place to norm ``limit`` when it is longer (Pascanu et al. 2013)."""
+    squares = 0.0
+    for i in range(grad.size):
+        squares += grad[i] * grad[i]
+    norm = np.sqrt(squares)
+    if norm > limit:
+        scale = limit / norm
+        for i in range(grad.size):
+            grad[i] *= scale
+
+
+@njit(**JIT)
+def train_steps(thetas, firsts, seconds, powers, positions, active, sources, inputs, targets, hyper, losses):
+    """Adam steps of the models ``active`` of a stack, in place, one batch per step, exactly as
+    :func:`chapter09.seq2seq.net.train_steps` does for the recurrent arms: the gradient, rescaled to norm ``clip``
+    when longer, then Adam.  ``hyper`` = (lr, β₁, β₂, clip, ε); ``positions[q]``: whether model q adds P."""
+    lr, beta1, beta2, clip, eps = hyper
+    batch, t_in, t_out = sources.shape[2], sources.shape[3], targets.shape[3]
+    weights = np.full((batch, t_out), 1.0 / (batch * t_out))
+    grad, d_x = np.empty(SIZE), np.empty((batch, t_in, D))
+    for step in range(sources.shape[0]):
+        for q in range(thetas.shape[0]):
+            if not active[q]:
+                continue
+            losses[step, q] = gradient(
+                thetas[q], positions[q], sources[step, q], inputs[step, q], targets[step, q], weights, grad, d_x
+            )
+            _clip(grad, clip)
+            powers[q, 0] *= beta1
+            powers[q, 1] *= beta2
+            for i in range(SIZE):
+                firsts[q, i] = beta1 * firsts[q, i] + (1 - beta1) * grad[i]
+                seconds[q, i] = beta2 * seconds[q, i] + (1 - beta2) * grad[i] * grad[i]
+                step_size = lr * (firsts[q, i] / (1 - powers[q, 0]))
+                thetas[q, i] -= step_size / (np.sqrt(seconds[q, i] / (1 - powers[q, 1])) + eps)
+
+
+@njit(**JIT)
+def predict(theta, positions, sources, inputs, targets, greedy):
+    """Each string's outputs (N, T_out), the argmax at each step, reading ``inputs`` (teacher forcing) or, if
+    ``greedy``, its own previous choice; and the mean loss per symbol of ``targets``."""
+    t_out = inputs.shape[1]
+    trace, d_logits = new_trace(sources.shape[1], t_out), np.empty(V)
+    out, loss = np.empty(inputs.shape, np.int64), 0.0
+    for b in range(sources.shape[0]):
+        forward(theta, positions, sources[b], inputs[b], greedy, trace)
+        for t in range(t_out):
+            out[b, t] = np.argmax(trace[9][t])
+            loss += softmax_loss(trace[9][t], targets[b, t], 1.0, d_logits)
+    return out, loss / targets.size
