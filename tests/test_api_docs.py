@@ -20,7 +20,16 @@ from chapter09.widgets import WIDGETS
 
 MODULES = (
     *(w.module for w in WIDGETS),  # seq2seq: a package, its training's names
-    *("rnn_gradient_seeds", "rnn_draw", "spectral", "seq2seq.training", "seq2seq.sweep", "seq2seq.blind", "fmt", "common"),
+    *(
+        "rnn_gradient_seeds",
+        "rnn_draw",
+        "spectral",
+        "seq2seq.training",
+        "seq2seq.sweep",
+        "seq2seq.blind",
+        "fmt",
+        "common",
+    ),
 )
 
 
