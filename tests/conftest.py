@@ -144,17 +144,13 @@ SYSTEM = {"built_pdf", "browser"}  # fixtures that install a Debian package when
 def pytest_sessionstart(session):
     """A copy's first run says, before it starts, what it does once: train page 4b's models and
     compile the loops (said by the run itself, not by each pytest-xdist worker; even with -q)."""
-    from chapter09 import common
+    import snapshot  # tools/snapshot.py, on the path (above)
 
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if hasattr(session.config, "workerinput") or reporter is None:
         return
-    if not any(common.built_dir("chapter09.seq2seq.sweep", "stored").glob("*.pickle")):
-        reporter.write_line(
-            "First run of this copy: page 4b's models are trained and the loops compiled, once "
-            "(two to four minutes on 2 cores); later runs read them back.",
-            yellow=True,
-        )
+    if note := snapshot.first_run_note():
+        reporter.write_line(note, yellow=True)
 
 
 def pytest_configure(config):

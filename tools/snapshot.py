@@ -177,7 +177,21 @@ def where(old: dict, new: dict) -> str:
     return f"{same}:\n" + "\n".join(rows)
 
 
+def first_run_note() -> str:
+    """What a copy's first run does once (page 4b's trainings, numba's compiling), or "" once it is done."""
+    from chapter09 import common
+
+    if any(common.built_dir("chapter09.seq2seq.sweep", "stored").glob("*.pickle")):
+        return ""
+    return (
+        "First run of this copy: page 4b's models are trained and the loops compiled, once "
+        "(about two minutes on 2 cores); later runs read them back."
+    )
+
+
 def main(argv: list[str]) -> int:
+    if note := first_run_note():
+        print(note, flush=True)
     new = current()
     old = json.loads(SNAPSHOT.read_text(encoding="utf-8")) if SNAPSHOT.exists() else {}
     changes = differences(old, new)
