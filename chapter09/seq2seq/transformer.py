@@ -41,9 +41,11 @@ a training gives the same bits on every machine.  Inputs are trusted (the caller
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from numba import njit
 
+from ..common import built_dir
 from ..portable import JIT
 from .task import MAX_LENGTH, V
 from .transformer_layers import (
@@ -61,6 +63,10 @@ from .transformer_layers import (
 )
 
 __all__: list[str] = []
+
+# Compiled beside the book's other loops, but in a folder named after this network's sources (numba checks a cached
+# loop against its own file only: a change in transformer_layers must recompile what calls it), then put back.
+OUTER_CACHE, numba.config.CACHE_DIR = numba.config.CACHE_DIR, str(built_dir("chapter09.seq2seq.transformer", "numba"))
 
 D, F = 16, 32  # model width (HEADS heads of D_K), feed-forward width
 GRID = 2.0**-16  # the positional encoding's grid
@@ -382,3 +388,6 @@ def predict(theta, positions, sources, inputs, targets, greedy):
             out[b, t] = np.argmax(trace[9][t])
             loss += softmax_loss(trace[9][t], targets[b, t], 1.0, d_logits)
     return out, loss / targets.size
+
+
+numba.config.CACHE_DIR = OUTER_CACHE

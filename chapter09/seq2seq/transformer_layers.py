@@ -23,12 +23,18 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 from numba import njit
 
+from ..common import built_dir
 from ..portable import JIT, exp1, log1
 
 __all__: list[str] = []
+
+# Compiled in the folder of the network that calls these rows (:mod:`chapter09.seq2seq.transformer`, whose name
+# carries this file's digest: numba checks a cached loop against its own file only), then put back.
+OUTER_CACHE, numba.config.CACHE_DIR = numba.config.CACHE_DIR, str(built_dir("chapter09.seq2seq.transformer", "numba"))
 
 HEADS = 2  # the heads, side by side in the columns: head h owns columns h·d_k … (h + 1)·d_k − 1
 D_K = 8  # each head's width
@@ -183,3 +189,6 @@ def softmax_loss(logits, target, weight, d_logits):
     for k in range(logits.size):
         d_logits[k] = weight * (d_logits[k] / total - (1.0 if k == target else 0.0))
     return weight * (log1(total) - (logits[target] - top))
+
+
+numba.config.CACHE_DIR = OUTER_CACHE
