@@ -29,6 +29,7 @@ MODULES = (
         "seq2seq.blind",
         "fmt",
         "common",
+        "qkv",
     ),
 )
 

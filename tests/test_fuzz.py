@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import chapter09
 from chapter09 import attention as w4
 from chapter09 import cost as w5
-from chapter09 import fmt, gates
+from chapter09 import fmt, gates, qkv
 from chapter09 import linear_recurrence as lr
 from chapter09 import lstm_gradient as w2
 from chapter09 import seq2seq as s2s
@@ -47,6 +47,7 @@ READER_MODULES = {
     "chapter09.rnn_gradient_seeds",
     "chapter09.rnn_draw",  # rnn_gradient's draw, imported there
     "chapter09.spectral",  # rnn_gradient's gelfand_radius, imported there
+    "chapter09.qkv",  # page 04's queries, keys, values, heads, mask and positions
     "chapter09.seq2seq.training",  # the package chapter09.seq2seq exports its names
     "chapter09.seq2seq.sweep",
     "chapter09.seq2seq.blind",
@@ -118,6 +119,8 @@ CHEAP = {
     "chapter09.gates.robustness": {"n_seeds": 200},
     "chapter09.rnn_gradient.simulate": {"d": 64, "T": 1000},
     "chapter09.attention.seed_dependence": {"n_seeds": 3, "n": 8, "d": 8},
+    "chapter09.qkv.equivariance": {"length": 16, "d": 16},  # nine layers' forward passes a call
+    "chapter09.qkv.mask_test": {"length": 16, "d": 16},
     "chapter09.rnn_gradient_seeds.robustness": {"n_seeds": 20},
     "chapter09.lstm_gradient.robustness": {"n_seeds": 20},
     # the clock: sweep refuses a Gelfand radius past spectral.MAX_WORK by d and seeds (found by this fuzz)
@@ -148,6 +151,7 @@ TYPES.update(
         "Memory": st.sampled_from(lr.MODELS),
         "RNNGradient": st.integers(0, 3).map(small_sweep),
         "Trained": st.sampled_from(s2s.ARMS).map(tiny_trained),
+        "Layer": st.sampled_from([(1, 1), (2, 1), (2, 2), (3, 1), (4, 2)]).map(lambda d_h: qkv.random_layer(*d_h)),
     }
 )
 
