@@ -54,6 +54,7 @@ class Claim:
     evidence: tuple = field(compare=False)  # the numbers it judges
     robustness: str = ""  # share of seeds for which it holds (template), for draw-dependent claims
     expected_to_hold: bool = True  # False only for a statement the book prints to show it fails
+    own: bool = False  # the book's own statement on a page of the author's: listed with the pages the book adds
 
     @property
     def holds(self) -> bool:

@@ -64,12 +64,13 @@ def rows(w: WidgetClaims) -> dict[str, list[list[str]]]:
     """A page's rows of the four tables of the claims page (see :data:`HEADERS`), as plain text:
     each claim of the author's text three ways — the author's words, what the book says now (with
     what the code computes and how often it holds over seeds), the verdict on the original; each
-    claim of a page the book adds (``own``) with its verdict; and the changes made to the author's
+    claim of a page the book adds, or of the book's own prose on an author's page (``Claim.own``), with its
+    verdict; and the changes made to the author's
     words, of fact or of a draw (``corrections``) and of form (``typographic``)."""
     authors, own = [], []
     for c in w.claims:
         says, computed, robustness = w.render(c.text_says), w.render(c.computed), w.render(c.robustness) or "—"
-        if not w.authored:
+        if not w.authored or c.own:
             own.append([c.id, says, _verdict(c), computed, robustness])
             continue
         factual = [k for k in w.corrections if k.claim == c.id and k.change not in FORM]

@@ -78,12 +78,12 @@ def test_claims_page_lists_every_claim_and_every_correction(registry, built_book
     targets = {tr.get("id") for tr in article.find_all("tr")}
     ids = [r[0] for r in rows if r]
     for w in registry:
-        table = "claims" if w.authored else "own"
-        column = {name: i for i, name in enumerate(claims.HEADERS[table])}
         for c in w.claims:
+            authors = w.authored and not c.own
+            column = {name: i for i, name in enumerate(claims.HEADERS["claims" if authors else "own"])}
             row = next(r for r in rows if r and r[0] == c.id and len(r) == len(column))
             assert row[column["el codi calcula"]] == normalise(w.render(c.computed))
-            if w.authored:
+            if authors:
                 assert row[column["veredicte: el llibre, ara"]] == "es compleix"
                 assert row[column["veredicte: les paraules de l'autor"]] == claims.verdict_on_the_original(
                     c, w.corrections

@@ -48,7 +48,7 @@ def judged(claim_id: str, **changes) -> bool:
 
 def row(w, claim_id: str) -> list[str]:
     """The cells of the row of ``claim_id`` that page ``w`` publishes for the claims page."""
-    return next(r for r in claims.rows(w)["claims" if w.authored else "own"] if r[0] == claim_id)
+    return next(r for table in ("claims", "own") for r in claims.rows(w)[table] if r[0] == claim_id)
 
 
 def resolved(changes: dict) -> dict:
