@@ -1,13 +1,13 @@
 """Widget 4: a stable softmax, the convex hull, the effective span."""
 
-import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 from claim_cases import TINY, Book, dip
 
 from chapter09 import attention as w4
-from chapter09 import fmt, portable
+from chapter09 import fmt, portable, qkv
 
 TAUS = np.logspace(-3, 3, 25)
 
@@ -228,23 +228,45 @@ def test_the_page_keeps_floating_point_detail_in_one_collapsed_box():
     assert "no negatius, no positius" not in page and "perilla" not in page
 
 
-def test_queries_keys_and_heads_are_not_used_before_they_are_defined():
-    """Page 04 names «consulta» and «clau» only from the sentence that defines them (in italics) on, and
-    never speaks of a «capçal», which no page before it defines."""
-    from conftest import BOOK
+def test_the_transformers_attention_section_glues_what_qkv_computes():
+    """«L'atenció del Transformer»: the exact zeros are 0,0, the differences with positions and without the
+    mask are the demonstrations' own, and exercise 4's counts add up to the sentence."""
+    from chapter09 import qkv
+    from chapter09.pages.attention import readout
 
-    source = (BOOK / "04-atencio.md").read_text(encoding="utf-8")
-    prose = re.sub(r"```\{code-cell\}.*?```", "", source, flags=re.S)
-    for word in ("consulta", "clau"):
-        first = re.search(rf"\b{word}", prose, re.I)
-        assert first, word
-        assert prose[first.start() - 1] == "*", (word, prose[first.start() - 80 : first.end()])
-    assert not re.search(r"\bcapçal", prose, re.I)
+    n, e, m = readout().numbers, qkv.equivariance(), qkv.mask_test()
+    assert (n["w4_perm_blind"], n["w4_perm_cross"], n["w4_mask_before"]) == ("0,0", "0,0", "0,0")
+    assert n["w4_perm_pos"] == fmt.decimal(e.with_positions, 2) and n["w4_nomask_before"] == fmt.decimal(
+        m.unmasked_before, 2
+    )
+    assert (n["w4_one_weights"], n["w4_two_weights_1"], n["w4_pair1_one"]) == ("(0,5; 0,5; 0)", "(1; 0; 0)", "4")
+    kept, moved = int(n["w4_ex_mask_kept"]), int(n["w4_ex_mask_moved"])
+    assert kept == int(n["w4_ex_mask_pos"]) - 1 and kept + moved == w4.N and n["w4_ex_nomask_kept"] == "0"
+
+
+def test_the_code_cell_prints_what_the_prose_glues():
+    """«Amb codi» builds the layer by hand; the page glues multi_head's numbers: the same bits."""
+    from chapter09 import qkv
+    from chapter09.pages.attention import readout
+
+    n = readout().numbers
+    x, layer = qkv.tokens(seed=1) + qkv.sinusoidal_positions(), qkv.random_layer(seed=0)
+    q, k, v = (qkv.project(x, w) for w in (layer.w_q, layer.w_k, layer.w_v))
+    heads = [qkv.attention(*(qkv.head(a, i, 2) for a in (q, k, v)), causal=True) for i in range(2)]
+    out = qkv.project(np.hstack([h.output for h in heads]), layer.w_o)
+    assert np.array_equal(out, qkv.multi_head(x, layer, causal=True).output)
+    assert n["w4_code_row"] == "; ".join(fmt.decimal(a, 2) for a in heads[0].weights[-1])
+    assert n["w4_code_out"] == "; ".join(fmt.decimal(y, 2) for y in out[-1, :3])
+    source = (Path(__file__).parents[1] / "book" / "04-atencio.md").read_text(encoding="utf-8")
+    assert "qkv.tokens(length=7, d=8, seed=1)" in source and (w4.N, w4.D, qkv.HEADS) == (7, 8, 2)
 
 
 # --- where its claims' checks must flip (tests/claim_cases.py; tests/test_claim_checks.py runs them) ---
 SPACING = Book("W4.4", "spacing")
 CURVE = Book("W4.5", "span_curve")
+SCALE = Book("W4.7", "scale")
+SWAPPED = tuple((b, a) for a, b in qkv.PAIRS)
+OTHER = ((2.0, 6.0), (6.0, 2.0), (4.0, 6.0))  # a pair of another mean: one head would tell it apart
 
 # Just across a threshold, one number changed and the others left at the book's: the claim fails.
 FAILS = [
@@ -262,6 +284,17 @@ FAILS = [
     ("W4.5", dict(span_curve=CURVE.apply(lambda c: dip(c, 2e-12), "dip 2e-12"))),
     ("W4.5", dict(mean_gap=w4.MEAN_TOL * SPACING)),
     ("W4.5", dict(mean_gap=1.5 * w4.MEAN_TOL * SPACING)),
+    ("W4.6", dict(blind=TINY)),
+    ("W4.6", dict(cross_blind=-TINY)),
+    ("W4.7", dict(with_positions=qkv.CLEAR * SCALE)),
+    ("W4.7", dict(cross_with_positions=0.5 * qkv.CLEAR * SCALE)),
+    ("W4.7", dict(scale=Book("W4.7", "with_positions") * (1 / qkv.CLEAR))),
+    ("W4.8", dict(one_heads=(4.0, 4.0, np.nextafter(4.0, 5.0)))),
+    ("W4.8", dict(one_heads=(4.0, 4.0, 5.0), pairs=OTHER, two_heads=OTHER)),
+    ("W4.8", dict(two_heads=SWAPPED)),
+    ("W4.9", dict(masked_before=TINY)),
+    ("W4.10", dict(unmasked_before=qkv.CLEAR * Book("W4.10", "scale"))),
+    ("W4.10", dict(unmasked_before=0.0)),
 ]
 
 # Just inside a threshold: the claim still holds (a check made stricter than the book says fails here).
@@ -271,4 +304,9 @@ HOLDS = [
     ("W4.2", dict(hull_excess=-1.0)),
     ("W4.4", dict(span=1.49)),
     ("W4.5", dict(span_curve=CURVE.apply(lambda c: dip(c, 0.5e-12), "dip 0,5e-12"))),
+    ("W4.6", dict(blind=-0.0, cross_blind=-0.0)),
+    ("W4.7", dict(with_positions=np.nextafter(qkv.CLEAR * 2.0, 1.0), scale=2.0)),
+    ("W4.8", dict(pairs=((1.0, 7.0), (7.0, 1.0), (4.0, 4.0)), two_heads=((1.0, 7.0), (7.0, 1.0), (4.0, 4.0)))),
+    ("W4.9", dict(masked_before=-0.0)),
+    ("W4.10", dict(unmasked_before=np.nextafter(qkv.CLEAR * 2.0, 1.0), scale=2.0)),
 ]

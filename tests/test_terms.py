@@ -166,3 +166,62 @@ def test_the_scan_rules_catch_what_they_name():
     assert scan_terms("l'escombrat, en 11 rondes") and scan_terms("les sumes de prefixos d'un escombrat")
     assert scan_terms("l'escaneig paral·lel en fa 11 rondes; l'escombrat de 40 longituds, de 1 a 4.096") == []
     assert TIC.findall("Aprenen de debò, models de veritat") == ["debò", "veritat"]
+
+
+# --- the words of attention: none is used before the page that defines it ---------------------------
+# Each term in the sense the chapter gives it (the pattern), and the page that defines it.  «valor» is
+# also an ordinary word («valors propis», «els valors de joguina»): it counts only beside a key or a V.
+ATTENTION_TERMS = {
+    "consulta": r"\bconsult(a|es)\b",
+    "clau": r"\bclaus?\b",
+    "valor": r"\bclaus? i (els |un |el )?valors?\b|\*valors?\*|\bvalors? \$\\mathbf\{[Vv]\}",
+    "capçal": r"\bcapçals?\b",
+    "autoatenció": r"\bautoatenció\b",
+    "atenció creuada": r"\batenció creuada\b",
+    "màscara causal": r"\bmàscara causal\b",
+    "codificació posicional": r"\bcodificaci(ó|ons) posicionals?\b",
+}
+DEFINED_ON = "04-atencio"
+
+
+def reading_order() -> list[str]:
+    """The pages as a reader meets them: the cover, then every figure's page by its number."""
+    from chapter09.widgets import WIDGETS
+
+    return ["index", *(w.page for w in WIDGETS)]
+
+
+def used(page: str) -> set[str]:
+    """The attention terms a page's prose uses (code cells left out; maths kept, for ``$\\mathbf{V}$``)."""
+    source = re.sub(r"```\{code-cell\}.*?```", "", (BOOK / f"{page}.md").read_text(encoding="utf-8"), flags=re.S)
+    return {term for term, pattern in ATTENTION_TERMS.items() if re.search(pattern, source, re.I)}
+
+
+def test_the_words_of_attention_are_not_used_before_the_page_that_defines_them():
+    order = reading_order()
+    before = order[: order.index(DEFINED_ON)]
+    early = {page: sorted(terms) for page in before if (terms := used(page))}
+    assert not early, f"used before {DEFINED_ON} defines them: {early}"
+
+
+def test_the_page_that_defines_them_uses_each_first_in_its_definition():
+    """On page 04 each term first appears where it is defined: in italics or in bold."""
+    source = re.sub(r"```\{code-cell\}.*?```", "", (BOOK / f"{DEFINED_ON}.md").read_text(encoding="utf-8"), flags=re.S)
+    for term, pattern in ATTENTION_TERMS.items():
+        first = re.search(pattern, source, re.I)
+        assert first, f"{DEFINED_ON} never uses «{term}»"
+        marked = first.group().startswith("*") or source[first.start() - 1] == "*"
+        assert marked, f"«{term}» first used undefined: …{source[max(first.start() - 80, 0) : first.end() + 20]}"
+
+
+def test_the_notation_page_lists_each_word_of_attention_with_its_page():
+    notation = (BOOK / "notacio.md").read_text(encoding="utf-8")
+    for term in ATTENTION_TERMS:
+        assert re.search(rf"^\| {term} \| .* \| \{{doc\}}`{DEFINED_ON}` \|$", notation, re.M), term
+
+
+def test_the_attention_patterns_catch_what_they_name():
+    pattern = ATTENTION_TERMS["valor"]
+    assert re.search(pattern, "la memòria cau de claus i valors") and re.search(pattern, "els *valors* $x$")
+    assert not re.search(pattern, "valors propis de mòdul prop d'1; amb aquests valors de joguina")
+    assert re.search(ATTENTION_TERMS["capçal"], "un sol capçal") and re.search(ATTENTION_TERMS["clau"], "Claus", re.I)

@@ -8,14 +8,16 @@ the glue keys that the section's prose meets first.  The sections, in the order 
 ``_numbers_rows_and_hull_in_floating_point``  «Com ho sabem»: «Les files i l'envolupant, en coma flotant.»
 ``_numbers_zero_weights``                     «Com ho sabem»: «Pesos que valen zero.»
 ``_numbers_copy_and_mean_seed_by_seed``       «Com ho sabem»: «La còpia i la mitjana, tirada a tirada.»
+``_numbers_transformer_attention``              «L'atenció del Transformer», and its table of heads
+``_numbers_with_code``                        «Amb codi»: one attention layer, forward
 ``_numbers_exercises``                        «Exercicis»
 ``_numbers_claims_page``                      only in the claims' rows (``afirmacions.md``)
 ============================================  ============================================================
 
-(«Amb codi» glues only numbers met before it.)  The figures' text alternatives, the claims and the
-table follow; the claims' statements, their checks and the corrections are in
-:mod:`chapter09.pages.attention_claims`, the drawing of the figures in
-:mod:`chapter09.pages.attention_plots`, and what the page computes in :mod:`chapter09.attention`.
+The figures' text alternatives, the claims and the tables follow; the claims' statements, their checks
+and the corrections are in :mod:`chapter09.pages.attention_claims`, the drawing of the figures in
+:mod:`chapter09.pages.attention_plots`, and what the page computes in :mod:`chapter09.attention` (the
+weights) and :mod:`chapter09.qkv` (queries, keys, values, heads, the mask, positions).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import attention as w4
-from .. import fmt, validate
+from .. import fmt, qkv, validate
 from ..claim import Claim, Widget, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
 from ..plots import typeset
@@ -50,6 +52,7 @@ _TEMPERATURES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0,
 _TEMPERATURES += (10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0)
 _D_K = 64  # the base Transformer's d_k = 512 / 8 heads (exercise 1)
 _STEEPER = 2.0  # exercise 2: the alignment's slope doubled, then the temperature too
+_MIDDLE = 3  # exercise 4: the position (from 1) whose token changes
 
 LABELS = {
     "span": "abast efectiu (mitjana)",
@@ -113,18 +116,20 @@ def _one_off_text(off: float) -> str:
 
 @cache
 def readout() -> WidgetClaims:
-    """The page's numbers (glue key → Catalan string), section by section of ``04-atencio.md`` (the
-    section «Amb codi» glues only numbers met before it), its claims, their corrections and its table."""
+    """The page's numbers (glue key → Catalan string), section by section of ``04-atencio.md``, its
+    claims, their corrections and its tables."""
     n = sections(
         _numbers_attention_weights(),
         _numbers_rows_and_hull_in_floating_point(),
         _numbers_zero_weights(),
         _numbers_copy_and_mean_seed_by_seed(),
+        _numbers_transformer_attention(),
+        _numbers_with_code(),
         _numbers_exercises(),
         _numbers_claims_page(),
     )
     n |= _alt_texts(n)
-    table = {"readout": _readout_table()}
+    table = {"readout": _readout_table(), "heads": _heads_table()}
     return WidgetClaims(FIGURE, n, _claims(), registry.corrections(), tables=table)
 
 
@@ -230,9 +235,61 @@ def _numbers_copy_and_mean_seed_by_seed() -> dict[str, str]:
     }
 
 
+def _numbers_transformer_attention() -> dict[str, str]:
+    """«L'atenció del Transformer»: the layer, the heads' hand-built example, the sentence read backwards
+    without and with positions, the causal mask, and how often each comes out so over the draws."""
+    e, m, rob = qkv.equivariance(), qkv.mask_test(), qkv.robustness()
+    example = qkv.heads_example(*qkv.PAIRS[0])
+    n = {
+        "w4_heads": fmt.integer(qkv.HEADS),
+        "w4_qkv_dk": fmt.integer(w4.D // qkv.HEADS),
+        "w4_one_weights": f"({_listed(example.one_weights)})",
+        "w4_two_weights_1": f"({_listed(example.two_weights[0])})",
+        "w4_two_weights_2": f"({_listed(example.two_weights[1])})",
+        "w4_heads_gap": fmt.integer(int(qkv.SCORE_GAP)),
+        "w4_perm_blind": _rounding_text(e.blind),
+        "w4_perm_cross": _rounding_text(e.cross_blind),
+        "w4_perm_pos": _distance_text(e.with_positions),
+        "w4_perm_cross_pos": _distance_text(e.cross_with_positions),
+        "w4_out_scale": _distance_text(e.scale),
+        "w4_blind_share": fmt.share(rob.blind_exact),
+        "w4_clear": fmt.share(qkv.CLEAR),
+        "w4_pos_share": fmt.share(rob.positions_clear),
+        "w4_pos_least": fmt.percent(rob.least_positions, 0),
+        "w4_mask_pos": fmt.integer(m.changed + 1),
+        "w4_mask_before": _rounding_text(m.masked_before),
+        "w4_nomask_before": _distance_text(m.unmasked_before),
+        "w4_mask_share": fmt.share(rob.masked_exact),
+        "w4_nomask_share": fmt.share(rob.unmasked_clear),
+        "w4_nomask_least": fmt.percent(rob.least_unmasked, 0),
+    }
+    for i, (a, b) in enumerate(qkv.PAIRS, 1):  # the table: one head's mean, two heads' a and b
+        h = qkv.heads_example(a, b)
+        n |= {f"w4_pair{i}_a": fmt.shortest(a), f"w4_pair{i}_b": fmt.shortest(b)}
+        n |= {f"w4_pair{i}_one": fmt.shortest(h.one_head), f"w4_pair{i}_two": _listed(h.two_heads, " i ")}
+    return n
+
+
+def _listed(xs, sep: str = "; ", digits: int | None = None) -> str:
+    """Numbers one after another: the hand-built weights exactly (``0,5; 0,5; 0``, ``2 i 6``), or as «Amb
+    codi» prints them, with ``digits`` decimals (``0,12; 0,30; …``)."""
+    return sep.join(fmt.shortest(x) if digits is None else fmt.decimal(x, digits) for x in xs)
+
+
+def _numbers_with_code() -> dict[str, str]:
+    """«Amb codi»: the layer of the first draw, with positions and the mask: head 1's weights at the last
+    position and the first components of its output (the cell computes them by hand, the page by ``multi_head``)."""
+    layer = qkv.multi_head(qkv.tokens(seed=1) + qkv.sinusoidal_positions(), qkv.random_layer(seed=0), causal=True)
+    return {
+        "w4_code_row": _listed(layer.weights[0, -1], digits=2),
+        "w4_code_out": _listed(layer.output[-1, :3], digits=2),
+    }
+
+
 def _numbers_exercises() -> dict[str, str]:
-    """«Exercicis»: the Transformer's temperature, only e/τ matters, a hot softmax's one context."""
+    """«Exercicis»: the Transformer's temperature, only e/τ matters, a hot softmax's one context, the mask."""
     tau_k = w4.scaled_dot_temperature(_D_K)  # dividing by √d_k is a softmax at τ = √d_k
+    m = qkv.mask_test(changed=_MIDDLE - 1)
     steep = w4.attend(slope=_STEEPER * w4.SLOPE)  # a steeper alignment at the same τ …
     cooler = _at(w4.TEMPERATURE / _STEEPER)  # … is the same alignment at a lower τ
     scaled = w4.attend(temperature=_STEEPER * w4.TEMPERATURE, slope=_STEEPER * w4.SLOPE)  # … and e/τ is all
@@ -251,6 +308,12 @@ def _numbers_exercises() -> dict[str, str]:
         # exercise 3: at the highest τ every step gets (almost) the same context
         "w4_ex_context_spread_hot": _distance_text(w4.context_spread(_at(w4.TAU_MAX).context)),
         "w4_ex_context_spread": _distance_text(w4.context_spread(_at(w4.TEMPERATURE).context)),
+        # exercise 4: with the mask, a token in the middle moves the outputs from it on; without, all
+        "w4_ex_mask_pos": fmt.integer(_MIDDLE),
+        "w4_ex_mask_kept": fmt.integer(m.unchanged),
+        "w4_ex_mask_moved": fmt.integer(w4.N - m.unchanged),
+        "w4_ex_mask_least": _distance_text(float(m.masked[m.masked > 0].min())),
+        "w4_ex_nomask_kept": fmt.integer(int(np.sum(m.unmasked == 0.0))),
     }
 
 
@@ -289,7 +352,9 @@ def _claims() -> tuple[Claim, ...]:
     """The author's statements, judged on the page's example at its three temperatures, the row sums and
     the mean span along τ (:func:`~chapter09.pages.attention_claims.claims`)."""
     base, cold, warm = _at(w4.TEMPERATURE), _at(w4.COLD), _at(w4.WARM)
-    return registry.claims(base, cold, warm, w4.row_sums(), w4.mean_span_curve()[1])
+    authors = registry.claims(base, cold, warm, w4.row_sums(), w4.mean_span_curve()[1])
+    heads = tuple(qkv.heads_example(a, b) for a, b in qkv.PAIRS)
+    return authors + registry.own_claims(qkv.equivariance(), heads, qkv.mask_test())
 
 
 def _readout_table() -> tuple[list[str], list[list[str]]]:
@@ -301,6 +366,12 @@ def _readout_table() -> tuple[list[str], list[list[str]]]:
             ["{w4_tau_warm}", "{w4_span_warm}", "{w4_part_warm}", "{w4_copy_gap_warm}", "{w4_mean_gap_warm}"],
         ],
     )
+
+
+def _heads_table() -> tuple[list[str], list[list[str]]]:
+    """The heads' example: the two numbers, one head's output (their mean), two heads' (both)."""
+    rows = [[f"{{w4_pair{i}_{k}}}" for k in ("a", "b", "one", "two")] for i in range(1, len(qkv.PAIRS) + 1)]
+    return ["a", "b", "un capçal", "dos capçals"], rows
 
 
 # --- the figures --------------------------------------------------------------------------------

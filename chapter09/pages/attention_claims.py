@@ -1,5 +1,6 @@
 """Page 04's rows of the claims registry: the author's statements that the page checks, the check
-that judges each on the numbers it reads, and the author's sentences as the page mends them.
+that judges each on the numbers it reads, and the author's sentences as the page mends them; then
+the book's own statements of «L'atenció del Transformer» (``own``: listed with the pages the book adds).
 
 Each statement is written once, in :func:`claims`; its templates read the page's glue keys (``{w4_span_cold}``),
 which :func:`chapter09.pages.attention.readout` computes.
@@ -10,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import attention as w4
+from .. import qkv
 from ..claim import Claim, Correction, judge
 
-__all__ = ["claims", "corrections"]
+__all__ = ["claims", "corrections", "own_claims"]
 
 _MAX_ROW_SUM_ULP = 4  # "sums to 1": within a few units of 2⁻⁵³ (the exp, the log and the sum each round)
 _CURVE_SLACK = 1e-12  # the span may dip by rounding alone and still count as growing with τ
@@ -42,6 +44,91 @@ def _warm_tends_to_the_mean(span: float, n_words: int, span_curve, mean_gap: flo
     """W4.5: the span grows with τ to all the words at τ = 4, the context to the mean (``w4.MEAN_TOL``)."""
     grows = bool(np.all(np.diff(span_curve) >= -_CURVE_SLACK))
     return round(span) == n_words and grows and mean_gap < w4.MEAN_TOL * spacing
+
+
+def _blind_to_order(blind: float, cross_blind: float) -> bool:
+    """W4.6: without positions, the sentence read backwards gives the output backwards to the bit, and
+    cross-attention's output does not move when the encoder's tokens are permuted."""
+    return blind == 0.0 and cross_blind == 0.0
+
+
+def _positions_tell_the_order(with_positions: float, cross_with_positions: float, scale: float) -> bool:
+    """W4.7: with the positional encoding, both differences are clearly not 0 (``qkv.CLEAR`` of the outputs)."""
+    return min(with_positions, cross_with_positions) > qkv.CLEAR * scale
+
+
+def _one_head_mixes_two_hand_on(pairs, one_heads, two_heads) -> bool:
+    """W4.8: one head on two positions returns the mean of a and b, the same for every pair with that mean;
+    two heads, one on each, return a and b."""
+    means = all(one == (a + b) / 2 for (a, b), one in zip(pairs, one_heads, strict=True))
+    return means and len(set(one_heads)) == 1 and tuple(map(tuple, two_heads)) == tuple(map(tuple, pairs))
+
+
+def _mask_keeps_earlier_outputs(masked_before: float) -> bool:
+    """W4.9: with the causal mask, a new last token moves no earlier output: 0,0 exactly."""
+    return masked_before == 0.0
+
+
+def _unmasked_moves_earlier_outputs(unmasked_before: float, scale: float) -> bool:
+    """W4.10: without the mask, an earlier output moves, clearly (``qkv.CLEAR`` of the outputs)."""
+    return unmasked_before > qkv.CLEAR * scale
+
+
+def own_claims(e: qkv.Equivariance, heads: tuple[qkv.HeadsExample, ...], m: qkv.MaskTest) -> tuple[Claim, ...]:
+    """The book's statements W4.6 … W4.10 on attention as the Transformer computes it: the permutation
+    without and with positions (``e``), the heads' example on ``qkv.PAIRS`` (``heads``), the causal mask (``m``)."""
+    one, two = tuple(h.one_head for h in heads), tuple(h.two_heads for h in heads)
+    return (
+        Claim(
+            "W4.6",
+            "Sense posicions, la frase al revés dona la sortida de l'autoatenció al revés, amb els mateixos "
+            "bits, i l'atenció creuada no veu l'ordre dels tokens del codificador.",
+            "exact",
+            "diferències: {w4_perm_blind} i {w4_perm_cross}",
+            **judge(_blind_to_order, e.blind, e.cross_blind),
+            robustness="0,0 exacte en {w4_blind_share__el} de {w4_n_seeds} tirades",
+            own=True,
+        ),
+        Claim(
+            "W4.7",
+            "Amb la codificació posicional sumada, la frase al revés ja no dona la sortida al revés.",
+            "qualitative",
+            "diferències: {w4_perm_pos} i {w4_perm_cross_pos} (components de les sortides fins a {w4_out_scale})",
+            **judge(_positions_tell_the_order, e.with_positions, e.cross_with_positions, e.scale),
+            robustness="per sobre {w4_clear__del} de la component més gran de les sortides en "
+            "{w4_pos_share__el} de {w4_n_seeds} tirades (la més petita, {w4_pos_least__el})",
+            own=True,
+        ),
+        Claim(
+            "W4.8",
+            "Un capçal que mira dues posicions en torna la mitjana; dos capçals, un per posició, en tornen els "
+            "dos valors.",
+            "exact",
+            "un capçal: {w4_pair1_one}, {w4_pair2_one} i {w4_pair3_one}; dos: {w4_pair1_a} i {w4_pair1_b}, "
+            "{w4_pair2_a} i {w4_pair2_b}, {w4_pair3_a} i {w4_pair3_b}",
+            **judge(_one_head_mixes_two_hand_on, qkv.PAIRS, one, two),
+            own=True,
+        ),
+        Claim(
+            "W4.9",
+            "Amb la màscara causal, canviar l'últim token no mou cap sortida anterior.",
+            "exact",
+            "{w4_mask_before}",
+            **judge(_mask_keeps_earlier_outputs, m.masked_before),
+            robustness="0,0 exacte en {w4_mask_share__el} de {w4_n_seeds} tirades",
+            own=True,
+        ),
+        Claim(
+            "W4.10",
+            "Sense la màscara, canviar l'últim token mou les sortides anteriors.",
+            "qualitative",
+            "fins a {w4_nomask_before}",
+            **judge(_unmasked_moves_earlier_outputs, m.unmasked_before, e.scale),
+            robustness="per sobre {w4_clear__del} de la component més gran de les sortides en "
+            "{w4_nomask_share__el} de {w4_n_seeds} tirades (la més petita, {w4_nomask_least__el})",
+            own=True,
+        ),
+    )
 
 
 def claims(
