@@ -30,6 +30,7 @@ MODULES = (
         "fmt",
         "common",
         "qkv",
+        "qkv_properties",
     ),
 )
 

@@ -7,7 +7,7 @@ import pytest
 from claim_cases import TINY, Book, dip
 
 from chapter09 import attention as w4
-from chapter09 import fmt, portable, qkv
+from chapter09 import fmt, portable, qkv_properties
 
 TAUS = np.logspace(-3, 3, 25)
 
@@ -231,10 +231,9 @@ def test_the_page_keeps_floating_point_detail_in_one_collapsed_box():
 def test_the_transformers_attention_section_glues_what_qkv_computes():
     """«L'atenció del Transformer»: the exact zeros are 0,0, the differences with positions and without the
     mask are the demonstrations' own, and exercise 4's counts add up to the sentence."""
-    from chapter09 import qkv
     from chapter09.pages.attention import readout
 
-    n, e, m = readout().numbers, qkv.equivariance(), qkv.mask_test()
+    n, e, m = readout().numbers, qkv_properties.equivariance(), qkv_properties.mask_test()
     assert (n["w4_perm_blind"], n["w4_perm_cross"], n["w4_mask_before"]) == ("0,0", "0,0", "0,0")
     assert n["w4_perm_pos"] == fmt.decimal(e.with_positions, 2) and n["w4_nomask_before"] == fmt.decimal(
         m.unmasked_before, 2
@@ -265,7 +264,7 @@ def test_the_code_cell_prints_what_the_prose_glues():
 SPACING = Book("W4.4", "spacing")
 CURVE = Book("W4.5", "span_curve")
 SCALE = Book("W4.7", "scale")
-SWAPPED = tuple((b, a) for a, b in qkv.PAIRS)
+SWAPPED = tuple((b, a) for a, b in qkv_properties.PAIRS)
 OTHER = ((2.0, 6.0), (6.0, 2.0), (4.0, 6.0))  # a pair of another mean: one head would tell it apart
 
 # Just across a threshold, one number changed and the others left at the book's: the claim fails.
@@ -286,14 +285,14 @@ FAILS = [
     ("W4.5", dict(mean_gap=1.5 * w4.MEAN_TOL * SPACING)),
     ("W4.6", dict(blind=TINY)),
     ("W4.6", dict(cross_blind=-TINY)),
-    ("W4.7", dict(with_positions=qkv.CLEAR * SCALE)),
-    ("W4.7", dict(cross_with_positions=0.5 * qkv.CLEAR * SCALE)),
-    ("W4.7", dict(scale=Book("W4.7", "with_positions") * (1 / qkv.CLEAR))),
+    ("W4.7", dict(with_positions=qkv_properties.CLEAR * SCALE)),
+    ("W4.7", dict(cross_with_positions=0.5 * qkv_properties.CLEAR * SCALE)),
+    ("W4.7", dict(scale=Book("W4.7", "with_positions") * (1 / qkv_properties.CLEAR))),
     ("W4.8", dict(one_heads=(4.0, 4.0, np.nextafter(4.0, 5.0)))),
     ("W4.8", dict(one_heads=(4.0, 4.0, 5.0), pairs=OTHER, two_heads=OTHER)),
     ("W4.8", dict(two_heads=SWAPPED)),
     ("W4.9", dict(masked_before=TINY)),
-    ("W4.10", dict(unmasked_before=qkv.CLEAR * Book("W4.10", "scale"))),
+    ("W4.10", dict(unmasked_before=qkv_properties.CLEAR * Book("W4.10", "scale"))),
     ("W4.10", dict(unmasked_before=0.0)),
 ]
 
@@ -305,8 +304,8 @@ HOLDS = [
     ("W4.4", dict(span=1.49)),
     ("W4.5", dict(span_curve=CURVE.apply(lambda c: dip(c, 0.5e-12), "dip 0,5e-12"))),
     ("W4.6", dict(blind=-0.0, cross_blind=-0.0)),
-    ("W4.7", dict(with_positions=np.nextafter(qkv.CLEAR * 2.0, 1.0), scale=2.0)),
+    ("W4.7", dict(with_positions=np.nextafter(qkv_properties.CLEAR * 2.0, 1.0), scale=2.0)),
     ("W4.8", dict(pairs=((1.0, 7.0), (7.0, 1.0), (4.0, 4.0)), two_heads=((1.0, 7.0), (7.0, 1.0), (4.0, 4.0)))),
     ("W4.9", dict(masked_before=-0.0)),
-    ("W4.10", dict(unmasked_before=np.nextafter(qkv.CLEAR * 2.0, 1.0), scale=2.0)),
+    ("W4.10", dict(unmasked_before=np.nextafter(qkv_properties.CLEAR * 2.0, 1.0), scale=2.0)),
 ]

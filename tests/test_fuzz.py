@@ -48,6 +48,7 @@ READER_MODULES = {
     "chapter09.rnn_draw",  # rnn_gradient's draw, imported there
     "chapter09.spectral",  # rnn_gradient's gelfand_radius, imported there
     "chapter09.qkv",  # page 04's queries, keys, values, heads, mask and positions
+    "chapter09.qkv_properties",
     "chapter09.seq2seq.training",  # the package chapter09.seq2seq exports its names
     "chapter09.seq2seq.sweep",
     "chapter09.seq2seq.blind",
@@ -119,8 +120,8 @@ CHEAP = {
     "chapter09.gates.robustness": {"n_seeds": 200},
     "chapter09.rnn_gradient.simulate": {"d": 64, "T": 1000},
     "chapter09.attention.seed_dependence": {"n_seeds": 3, "n": 8, "d": 8},
-    "chapter09.qkv.equivariance": {"length": 16, "d": 16},  # nine layers' forward passes a call
-    "chapter09.qkv.mask_test": {"length": 16, "d": 16},
+    "chapter09.qkv_properties.equivariance": {"length": 16, "d": 16},  # nine layers' forward passes a call
+    "chapter09.qkv_properties.mask_test": {"length": 16, "d": 16},
     "chapter09.rnn_gradient_seeds.robustness": {"n_seeds": 20},
     "chapter09.lstm_gradient.robustness": {"n_seeds": 20},
     # the clock: sweep refuses a Gelfand radius past spectral.MAX_WORK by d and seeds (found by this fuzz)

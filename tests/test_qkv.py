@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from chapter09 import qkv
+from chapter09 import qkv, qkv_properties
 
 
 def naive(q, k, v, causal=False):
@@ -55,9 +55,15 @@ def test_heads_cut_the_columns_and_one_head_is_the_whole_width():
 def test_sinusoidal_positions_are_vaswanis():
     pe = qkv.sinusoidal_positions(50, 16)
     p, i = 37, 5
-    assert pe[p, 2 * i] == pytest.approx(math.sin(p / 10000 ** (2 * i / 16)), abs=1e-15)
-    assert pe[p, 2 * i + 1] == pytest.approx(math.cos(p / 10000 ** (2 * i / 16)), abs=1e-15)
+    assert pe[p, 2 * i] == pytest.approx(math.sin(p / 10000 ** (2 * i / 16)), abs=qkv.GRID / 2)
+    assert pe[p, 2 * i + 1] == pytest.approx(math.cos(p / 10000 ** (2 * i / 16)), abs=qkv.GRID / 2)
+    assert np.array_equal(np.rint(pe / qkv.GRID) * qkv.GRID, pe)  # on the grid
     assert np.all(np.abs(pe) <= 1) and len({tuple(r) for r in pe}) == 50  # every position its own vector
+
+
+def test_no_position_lies_near_a_midpoint_of_the_grid_over_the_whole_range():
+    for d in range(1, 65):  # what a machine's last bits could round the other way: none
+        qkv.sinusoidal_positions(512, d)
 
 
 def test_the_causal_mask_is_lower_triangular():
@@ -90,31 +96,31 @@ def test_ordinary_sums_would_not_give_the_same_bits():
 
 
 def test_the_demonstrations_as_the_page_glues_them():
-    e, m = qkv.equivariance(), qkv.mask_test()
+    e, m = qkv_properties.equivariance(), qkv_properties.mask_test()
     assert e.blind == 0.0 and e.cross_blind == 0.0
-    assert min(e.with_positions, e.cross_with_positions) > qkv.CLEAR * e.scale
+    assert min(e.with_positions, e.cross_with_positions) > qkv_properties.CLEAR * e.scale
     assert m.masked_before == 0.0 and m.unchanged == 6 and m.masked[-1] > 0
-    assert m.unmasked_before > qkv.CLEAR * e.scale and np.all(m.unmasked > 0)
+    assert m.unmasked_before > qkv_properties.CLEAR * e.scale and np.all(m.unmasked > 0)
 
 
 @pytest.mark.parametrize("changed", range(7))
 def test_the_mask_keeps_every_output_before_the_changed_token(changed):
-    m = qkv.mask_test(changed=changed)
+    m = qkv_properties.mask_test(changed=changed)
     assert np.all(m.masked[:changed] == 0.0) and np.all(m.masked[changed:] > 0)
     assert m.unchanged == changed
 
 
-@pytest.mark.parametrize("a, b", [*qkv.PAIRS, (-3.5, 1e5), (0.1, 0.2)])
+@pytest.mark.parametrize("a, b", [*qkv_properties.PAIRS, (-3.5, 1e5), (0.1, 0.2)])
 def test_one_head_returns_the_mean_and_two_heads_both(a, b):
-    h = qkv.heads_example(a, b)
+    h = qkv_properties.heads_example(a, b)
     assert h.one_weights == (0.5, 0.5, 0.0) and h.two_weights == ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0))
     assert h.one_head == 0.5 * a + 0.5 * b and h.two_heads == (a, b)
 
 
 def test_the_shares_over_the_draws():
-    r = qkv.robustness(20)
+    r = qkv_properties.robustness(20)
     assert (r.blind_exact, r.masked_exact, r.positions_clear, r.unmasked_clear) == (1.0, 1.0, 1.0, 1.0)
-    assert r.least_positions > qkv.CLEAR and r.least_unmasked > qkv.CLEAR
+    assert r.least_positions > qkv_properties.CLEAR and r.least_unmasked > qkv_properties.CLEAR
 
 
 @pytest.mark.parametrize(
@@ -128,9 +134,9 @@ def test_the_shares_over_the_draws():
         (lambda: qkv.head(np.ones((2, 4)), 2, 2), "i"),
         (lambda: qkv.multi_head(np.ones((2, 4)), qkv.random_layer()), "x"),
         (lambda: qkv.multi_head(np.ones((2, 8)), qkv.random_layer(), causal=True, memory=np.ones((3, 8))), "causal"),
-        (lambda: qkv.mask_test(changed=7), "changed"),
-        (lambda: qkv.equivariance(length=1), "length"),
-        (lambda: qkv.heads_example(2e6, 1.0), "a"),
+        (lambda: qkv_properties.mask_test(changed=7), "changed"),
+        (lambda: qkv_properties.equivariance(length=1), "length"),
+        (lambda: qkv_properties.heads_example(2e6, 1.0), "a"),
         (lambda: qkv.sinusoidal_positions(0, 4), "length"),
     ],
 )

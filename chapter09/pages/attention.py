@@ -28,7 +28,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import attention as w4
-from .. import fmt, qkv, validate
+from .. import fmt, qkv, qkv_properties, validate
 from ..claim import Claim, Widget, WidgetClaims, sections
 from ..interactive import control, plot_values, spec
 from ..plots import typeset
@@ -238,22 +238,22 @@ def _numbers_copy_and_mean_seed_by_seed() -> dict[str, str]:
 def _numbers_transformer_attention() -> dict[str, str]:
     """«L'atenció del Transformer»: the layer, the heads' hand-built example, the sentence read backwards
     without and with positions, the causal mask, and how often each comes out so over the draws."""
-    e, m, rob = qkv.equivariance(), qkv.mask_test(), qkv.robustness()
-    example = qkv.heads_example(*qkv.PAIRS[0])
+    e, m, rob = qkv_properties.equivariance(), qkv_properties.mask_test(), qkv_properties.robustness()
+    example = qkv_properties.heads_example(*qkv_properties.PAIRS[0])
     n = {
         "w4_heads": fmt.integer(qkv.HEADS),
         "w4_qkv_dk": fmt.integer(w4.D // qkv.HEADS),
         "w4_one_weights": f"({_listed(example.one_weights)})",
         "w4_two_weights_1": f"({_listed(example.two_weights[0])})",
         "w4_two_weights_2": f"({_listed(example.two_weights[1])})",
-        "w4_heads_gap": fmt.integer(int(qkv.SCORE_GAP)),
+        "w4_heads_gap": fmt.integer(int(qkv_properties.SCORE_GAP)),
         "w4_perm_blind": _rounding_text(e.blind),
         "w4_perm_cross": _rounding_text(e.cross_blind),
         "w4_perm_pos": _distance_text(e.with_positions),
         "w4_perm_cross_pos": _distance_text(e.cross_with_positions),
         "w4_out_scale": _distance_text(e.scale),
         "w4_blind_share": fmt.share(rob.blind_exact),
-        "w4_clear": fmt.share(qkv.CLEAR),
+        "w4_clear": fmt.share(qkv_properties.CLEAR),
         "w4_pos_share": fmt.share(rob.positions_clear),
         "w4_pos_least": fmt.percent(rob.least_positions, 0),
         "w4_mask_pos": fmt.integer(m.changed + 1),
@@ -263,8 +263,8 @@ def _numbers_transformer_attention() -> dict[str, str]:
         "w4_nomask_share": fmt.share(rob.unmasked_clear),
         "w4_nomask_least": fmt.percent(rob.least_unmasked, 0),
     }
-    for i, (a, b) in enumerate(qkv.PAIRS, 1):  # the table: one head's mean, two heads' a and b
-        h = qkv.heads_example(a, b)
+    for i, (a, b) in enumerate(qkv_properties.PAIRS, 1):  # the table: one head's mean, two heads' a and b
+        h = qkv_properties.heads_example(a, b)
         n |= {f"w4_pair{i}_a": fmt.shortest(a), f"w4_pair{i}_b": fmt.shortest(b)}
         n |= {f"w4_pair{i}_one": fmt.shortest(h.one_head), f"w4_pair{i}_two": _listed(h.two_heads, " i ")}
     return n
@@ -289,7 +289,7 @@ def _numbers_with_code() -> dict[str, str]:
 def _numbers_exercises() -> dict[str, str]:
     """«Exercicis»: the Transformer's temperature, only e/τ matters, a hot softmax's one context, the mask."""
     tau_k = w4.scaled_dot_temperature(_D_K)  # dividing by √d_k is a softmax at τ = √d_k
-    m = qkv.mask_test(changed=_MIDDLE - 1)
+    m = qkv_properties.mask_test(changed=_MIDDLE - 1)
     steep = w4.attend(slope=_STEEPER * w4.SLOPE)  # a steeper alignment at the same τ …
     cooler = _at(w4.TEMPERATURE / _STEEPER)  # … is the same alignment at a lower τ
     scaled = w4.attend(temperature=_STEEPER * w4.TEMPERATURE, slope=_STEEPER * w4.SLOPE)  # … and e/τ is all
@@ -353,8 +353,8 @@ def _claims() -> tuple[Claim, ...]:
     the mean span along τ (:func:`~chapter09.pages.attention_claims.claims`)."""
     base, cold, warm = _at(w4.TEMPERATURE), _at(w4.COLD), _at(w4.WARM)
     authors = registry.claims(base, cold, warm, w4.row_sums(), w4.mean_span_curve()[1])
-    heads = tuple(qkv.heads_example(a, b) for a, b in qkv.PAIRS)
-    return authors + registry.own_claims(qkv.equivariance(), heads, qkv.mask_test())
+    heads = tuple(qkv_properties.heads_example(a, b) for a, b in qkv_properties.PAIRS)
+    return authors + registry.own_claims(qkv_properties.equivariance(), heads, qkv_properties.mask_test())
 
 
 def _readout_table() -> tuple[list[str], list[list[str]]]:
@@ -370,7 +370,7 @@ def _readout_table() -> tuple[list[str], list[list[str]]]:
 
 def _heads_table() -> tuple[list[str], list[list[str]]]:
     """The heads' example: the two numbers, one head's output (their mean), two heads' (both)."""
-    rows = [[f"{{w4_pair{i}_{k}}}" for k in ("a", "b", "one", "two")] for i in range(1, len(qkv.PAIRS) + 1)]
+    rows = [[f"{{w4_pair{i}_{k}}}" for k in ("a", "b", "one", "two")] for i in range(1, len(qkv_properties.PAIRS) + 1)]
     return ["a", "b", "un capçal", "dos capçals"], rows
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import attention as w4
-from .. import qkv
+from .. import qkv_properties
 from ..claim import Claim, Correction, judge
 
 __all__ = ["claims", "corrections", "own_claims"]
@@ -53,8 +53,8 @@ def _blind_to_order(blind: float, cross_blind: float) -> bool:
 
 
 def _positions_tell_the_order(with_positions: float, cross_with_positions: float, scale: float) -> bool:
-    """W4.7: with the positional encoding, both differences are clearly not 0 (``qkv.CLEAR`` of the outputs)."""
-    return min(with_positions, cross_with_positions) > qkv.CLEAR * scale
+    """W4.7: with the positional encoding, both differences are clearly not 0 (``CLEAR`` of the outputs)."""
+    return min(with_positions, cross_with_positions) > qkv_properties.CLEAR * scale
 
 
 def _one_head_mixes_two_hand_on(pairs, one_heads, two_heads) -> bool:
@@ -70,13 +70,15 @@ def _mask_keeps_earlier_outputs(masked_before: float) -> bool:
 
 
 def _unmasked_moves_earlier_outputs(unmasked_before: float, scale: float) -> bool:
-    """W4.10: without the mask, an earlier output moves, clearly (``qkv.CLEAR`` of the outputs)."""
-    return unmasked_before > qkv.CLEAR * scale
+    """W4.10: without the mask, an earlier output moves, clearly (``qkv_properties.CLEAR`` of the outputs)."""
+    return unmasked_before > qkv_properties.CLEAR * scale
 
 
-def own_claims(e: qkv.Equivariance, heads: tuple[qkv.HeadsExample, ...], m: qkv.MaskTest) -> tuple[Claim, ...]:
+def own_claims(
+    e: qkv_properties.Equivariance, heads: tuple[qkv_properties.HeadsExample, ...], m: qkv_properties.MaskTest
+) -> tuple[Claim, ...]:
     """The book's statements W4.6 … W4.10 on attention as the Transformer computes it: the permutation
-    without and with positions (``e``), the heads' example on ``qkv.PAIRS`` (``heads``), the causal mask (``m``)."""
+    without and with positions (``e``), the heads' example on ``PAIRS`` (``heads``), the causal mask (``m``)."""
     one, two = tuple(h.one_head for h in heads), tuple(h.two_heads for h in heads)
     return (
         Claim(
@@ -106,7 +108,7 @@ def own_claims(e: qkv.Equivariance, heads: tuple[qkv.HeadsExample, ...], m: qkv.
             "exact",
             "un capçal: {w4_pair1_one}, {w4_pair2_one} i {w4_pair3_one}; dos: {w4_pair1_a} i {w4_pair1_b}, "
             "{w4_pair2_a} i {w4_pair2_b}, {w4_pair3_a} i {w4_pair3_b}",
-            **judge(_one_head_mixes_two_hand_on, qkv.PAIRS, one, two),
+            **judge(_one_head_mixes_two_hand_on, qkv_properties.PAIRS, one, two),
             own=True,
         ),
         Claim(
