@@ -45,7 +45,7 @@ FIGURE = Widget(
     {"tau": ("temperatura τ de la softmax", float)},
     {"temperature": "tau"},
     paragraphs=(9, 10),
-    cpu=5.7,
+    cpu=8.0,
 )  # the registry's entry (chapter09.widgets): the figure's facts, once
 
 _TEMPERATURES = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 4.0)  # the widget's positions
