@@ -25,7 +25,8 @@ def test_every_setting_gives_the_same_bits(probes):
     base = probes["default"]
     lines = [line for name, p in probes.items() for line in same_bits.compare(base, p, name)]
     assert not lines, "\n".join(lines)
-    assert len(base["digests"]) >= 12  # primitives, three trainings, four pages' numbers
+    assert len(base["digests"]) >= 14  # primitives, five trainings, four pages' numbers
+    assert {"training transformer", "training no-positions"} <= set(base["digests"])
 
 
 @subprocesses
@@ -56,5 +57,6 @@ def test_no_compiled_loop_fuses_a_product_and_a_sum():
     assert result.returncode == 0, result.stderr[-2000:]
     counts = json.loads(result.stdout)
     assert {"products", "gradient", "train_steps", "predict"} <= set(counts)
+    assert {"transformer.gradient", "transformer.train_steps", "attend", "norm_back"} <= set(counts)
     assert {name: c["fma"] for name, c in counts.items()} == dict.fromkeys(counts, 0)
     assert all(c["vector"] > 0 for c in counts.values()), counts  # the control: AVX code was generated

@@ -66,6 +66,7 @@ def probe() -> dict[str, str]:
     import numpy as np
 
     from chapter09 import attention, gates, linear_recurrence, lstm_gradient, portable, seq2seq
+    from chapter09.seq2seq import transformer_training
 
     rng = np.random.default_rng(31)
     x = np.concatenate([rng.uniform(-745, 709, 4000), rng.normal(0, 4, 4000), rng.uniform(-1e-3, 1e-3, 2000)])
@@ -79,6 +80,9 @@ def probe() -> dict[str, str]:
     }
     for seed, arm in enumerate(seq2seq.ARMS):  # a few dozen steps of each arm
         m = seq2seq.train(arm, 5, seed=seed, steps=30)
+        out[f"training {arm}"] = digest(m.loss, *m.params.values(), [m.accuracy])
+    for seed, arm in enumerate(transformer_training.ARMS):  # and of each attention-only arm (issue 43)
+        m = transformer_training.train(arm, 5, seed=seed, steps=30)
         out[f"training {arm}"] = digest(m.loss, *m.params.values(), [m.accuracy])
     out["page 07 rounding shares"] = digest(gates.robustness().swiglu_gaps)
     rows = [attention.softmax(attention.alignment_scores(), t).sum(axis=1) for t in attention.TEXT_TEMPERATURES]
@@ -114,7 +118,7 @@ def compiled() -> dict[str, dict[str, int]]:
 
     import chapter09
     from chapter09 import portable, seq2seq
-    from chapter09.seq2seq import net
+    from chapter09.seq2seq import net, transformer_training
 
     @njit(error_model="numpy")
     def elementwise(x):
@@ -129,6 +133,7 @@ def compiled() -> dict[str, dict[str, int]]:
     (
         seq2seq.train("attention", 4, steps=1),
         seq2seq.train("bottleneck", 4, steps=1),
+        transformer_training.train("transformer", 4, steps=1),
         portable.matmul(x[None], x[:, None]),
     )
     strings = np.zeros((2, 4), np.int8)  # the loops a training calls, compiled on their own too
@@ -140,8 +145,8 @@ def compiled() -> dict[str, dict[str, int]]:
             arrays = any(
                 isinstance(a, types.Array) for signature in getattr(kernel, "signatures", ()) for a in signature
             )
-            if isinstance(kernel, CPUDispatcher) and arrays:  # loops (σ of one float is "elementwise")
-                kernels[name] = kernel
+            if isinstance(kernel, CPUDispatcher) and arrays and kernel not in kernels.values():  # loops, once each
+                kernels[name if name not in kernels else f"{module.name.rpartition('.')[2]}.{name}"] = kernel
     out = {}
     for name, kernel in kernels.items():
         fresh = njit(error_model="numpy")(kernel.py_func)  # not from the cache: numba shows no code it loaded
