@@ -346,7 +346,12 @@ def multi_head(x, layer: Layer, causal: bool = False, memory=None) -> MultiHead:
     causal = validate.flag("causal", causal)
     if causal and memory is not None:
         raise ValueError("causal must be False in cross-attention (memory given)")
-    q, k, v = project(x, layer.w_q), project(source, layer.w_k), project(source, layer.w_v)
-    heads = [attention(*(head(m, i, layer.n_heads) for m in (q, k, v)), causal=causal) for i in range(layer.n_heads)]
-    output = project(np.hstack([h.output for h in heads]), layer.w_o)
+    try:  # the projections and the scores refuse what overflows, by their own names: here they are x's
+        q, k, v = project(x, layer.w_q), project(source, layer.w_k), project(source, layer.w_v)
+        cut = [[head(m, i, layer.n_heads) for m in (q, k, v)] for i in range(layer.n_heads)]
+        heads = [attention(*qkv_i, causal=causal) for qkv_i in cut]
+        output = project(np.hstack([h.output for h in heads]), layer.w_o)
+    except ValueError:
+        names = "x" if memory is None else "x and memory"
+        raise ValueError(f"{names} must be small enough for finite scores, got values that overflow float64") from None
     return MultiHead(validate.frozen(np.stack([h.weights for h in heads])), validate.frozen(output))

@@ -1,4 +1,4 @@
-"""The position-blind bounds of :mod:`chapter09.seq2seq.blind`, against the best rule found by listing every
+"""The position-blind bounds of :mod:`chapter09.transformer.blind`, against the best rule found by listing every
 string (small ``L`` and ``V``), against rules played on random strings (``L = 12``), and at their edges."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from chapter09.seq2seq import blind
 from chapter09.seq2seq.task import MAX_LENGTH, V
+from chapter09.transformer import blind
 
 SMALL = [(v, n) for v in (2, 3, 4) for n in range(1, 7)] + [(V, n) for n in range(1, 5)]
 

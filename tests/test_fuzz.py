@@ -51,7 +51,8 @@ READER_MODULES = {
     "chapter09.qkv_properties",
     "chapter09.seq2seq.training",  # the package chapter09.seq2seq exports its names
     "chapter09.seq2seq.sweep",
-    "chapter09.seq2seq.blind",
+    "chapter09.transformer.blind",
+    "chapter09.transformer.training",
     "chapter09.fmt",
     "chapter09.words",  # fmt's words around a number, imported there
     "chapter09.common",
@@ -100,6 +101,8 @@ NON_FINITE = {
     ),
     "chapter09.seq2seq.sweep.sweep": ({NAN}, "its models' curve_valid and valid_error, as seq2seq.train's"),
     "chapter09.seq2seq.sweep.at_budget": ({NAN}, "the training's curve_valid and valid_error, as seq2seq.train's"),
+    "chapter09.transformer.training.train": ({NAN}, "curve_valid and valid_error, as seq2seq.train's"),
+    "chapter09.transformer.training.sweep": ({NAN}, "its models' curve_valid and valid_error, as seq2seq.train's"),
     "chapter09.portable.matmul": (
         {INF, -INF, NAN},
         "products beyond 1.8e308 overflow to ±inf, NaN where +inf meets -inf, as numpy's a @ b",
@@ -130,6 +133,13 @@ CHEAP = {
     # each new (length, seed) draws its held-out strings and trains three arms: a few, remembered; a long
     # training (until_flat) goes on to seq2seq.CAP steps whatever steps says: the page's tests cover it
     "chapter09.seq2seq.sweep.sweep": {"lengths": (4, 5), "seeds": (0, 1), "steps": (1, 2), "until_flat": (False,)},
+    "chapter09.transformer.training.train": {"length": 5, "steps": 3, "seed": 3},
+    "chapter09.transformer.training.sweep": {
+        "lengths": (4, 5),
+        "seeds": (0, 1),
+        "steps": (1, 2),
+        "until_flat": (False,),
+    },
     "chapter09.pages.seq2seq.reading": {"length": s2s.LENGTHS},  # another length trains nine models
     "chapter09.pages.bottleneck.reading": {"d": 1024},  # 2^(d·q) codes: at d = 16.384, q = 64, 1,6 s a draw
 }

@@ -57,6 +57,6 @@ def test_no_compiled_loop_fuses_a_product_and_a_sum():
     assert result.returncode == 0, result.stderr[-2000:]
     counts = json.loads(result.stdout)
     assert {"products", "gradient", "train_steps", "predict"} <= set(counts)
-    assert {"transformer.gradient", "transformer.train_steps", "attend", "norm_back"} <= set(counts)
+    assert {"transformer.net.gradient", "transformer.net.train_steps", "attend", "norm_back"} <= set(counts)
     assert {name: c["fma"] for name, c in counts.items()} == dict.fromkeys(counts, 0)
     assert all(c["vector"] > 0 for c in counts.values()), counts  # the control: AVX code was generated

@@ -6,10 +6,11 @@ refused inputs."""
 import numpy as np
 import pytest
 
+from chapter09 import qkv
 from chapter09.seq2seq import task
-from chapter09.seq2seq import transformer as tf
-from chapter09.seq2seq import transformer_training as tt
 from chapter09.seq2seq.training import decoder_inputs
+from chapter09.transformer import net as tf
+from chapter09.transformer import training as tt
 
 EPS = 1e-5  # central differences in float64: truncation ~EPS², rounding ~1e-16/EPS
 
@@ -121,9 +122,9 @@ def test_greedy_decoding_is_teacher_forcing_on_its_own_outputs():
 
 def test_the_positional_encoding_is_vaswanis_on_a_grid_far_from_its_midpoints():
     p = np.arange(task.MAX_LENGTH)[:, None] * 10000.0 ** (-np.arange(0, tf.D, 2) / tf.D)
-    np.testing.assert_allclose(tf.PE[:, 0::2], np.sin(p), atol=tf.GRID / 2)
-    np.testing.assert_allclose(tf.PE[:, 1::2], np.cos(p), atol=tf.GRID / 2)
-    assert np.array_equal(tf.PE / tf.GRID, np.rint(tf.PE / tf.GRID))  # on the grid
+    np.testing.assert_allclose(tf.PE[:, 0::2], np.sin(p), atol=qkv.GRID / 2)
+    np.testing.assert_allclose(tf.PE[:, 1::2], np.cos(p), atol=qkv.GRID / 2)
+    assert np.array_equal(tf.PE, qkv.sinusoidal_positions(task.MAX_LENGTH, tf.D))  # page 04's table
     assert len(np.unique(tf.PE, axis=0)) == task.MAX_LENGTH  # every position its own row
     assert tf.PE[0].tolist() == [0.0, 1.0] * (tf.D // 2)
 

@@ -66,7 +66,7 @@ def probe() -> dict[str, str]:
     import numpy as np
 
     from chapter09 import attention, gates, linear_recurrence, lstm_gradient, portable, seq2seq
-    from chapter09.seq2seq import transformer_training
+    from chapter09.transformer import training as transformer_training
 
     rng = np.random.default_rng(31)
     x = np.concatenate([rng.uniform(-745, 709, 4000), rng.normal(0, 4, 4000), rng.uniform(-1e-3, 1e-3, 2000)])
@@ -118,7 +118,8 @@ def compiled() -> dict[str, dict[str, int]]:
 
     import chapter09
     from chapter09 import portable, seq2seq
-    from chapter09.seq2seq import net, transformer_training
+    from chapter09.seq2seq import net
+    from chapter09.transformer import training as transformer_training
 
     @njit(error_model="numpy")
     def elementwise(x):
@@ -146,7 +147,7 @@ def compiled() -> dict[str, dict[str, int]]:
                 isinstance(a, types.Array) for signature in getattr(kernel, "signatures", ()) for a in signature
             )
             if isinstance(kernel, CPUDispatcher) and arrays and kernel not in kernels.values():  # loops, once each
-                kernels[name if name not in kernels else f"{module.name.rpartition('.')[2]}.{name}"] = kernel
+                kernels[name if name not in kernels else f"{module.name.partition('.')[2]}.{name}"] = kernel
     out = {}
     for name, kernel in kernels.items():
         fresh = njit(error_model="numpy")(kernel.py_func)  # not from the cache: numba shows no code it loaded

@@ -1,4 +1,4 @@
-"""The training of the attention-only encoder–decoder (:mod:`chapter09.seq2seq.transformer`) on page 4b's copy
+"""The training of the attention-only encoder–decoder (:mod:`chapter09.transformer.net`) on page 4b's copy
 task, exactly as :mod:`chapter09.seq2seq.training` trains the recurrent arms: the same strings for a seed (its
 training stream, test and validation strings), the same budgets (STEPS, and rule (4) until it stops
 improving), Adam with the same ``HYPER`` and gradient-norm clipping, the same held-out measures at the same
@@ -22,10 +22,10 @@ import numpy as np
 
 from .. import validate
 from ..common import memo, stored
-from . import transformer as tf
-from .sweep import Sweep
-from .task import CAP, MAX_LENGTH, streams, task_strings
-from .training import CHECKPOINTS, HYPER, LENGTHS, SEEDS, STEPS, Trained, decoder_inputs, flat, sampling_error
+from ..seq2seq.sweep import Sweep
+from ..seq2seq.task import CAP, MAX_LENGTH, streams, task_strings
+from ..seq2seq.training import CHECKPOINTS, HYPER, LENGTHS, SEEDS, STEPS, Trained, decoder_inputs, flat, sampling_error
+from . import net as tf
 
 __all__ = ["ARMS", "sweep", "train"]
 

@@ -9,7 +9,7 @@ one head (its ``d_k`` columns) being ::
 
     s_ij = Q_i · K_j / √d_k       α_ij = softmax_j(s_ij)  over every j, or j ≤ i (causal)       A_i = Σ_j α_ij V_j   (1)
 
-(:mod:`chapter09.seq2seq.transformer_layers` has each row's forward and back: (1), LayerNorm's (4), attention's
+(:mod:`chapter09.transformer.layers` has each row's forward and back: (1), LayerNorm's (4), attention's
 (5)).  The encoder, on ``x_j = E_src[source_j] (+ P_j)``::
 
     a = N₁(x)     x' = x + att(a W_q, a W_k, a W_v) W_o     b = N₂(x')     m = N_f(x' + relu(b W₁ + c₁) W₂ + c₂)   (2)
@@ -24,7 +24,8 @@ made of the encoder's ``m``::
 
 The loss is :mod:`chapter09.seq2seq.net`'s (3), the cross-entropy of the logits, weighted.  ``P`` is Vaswani et
 al.'s sinusoidal positional encoding, ``P[p, 2i] = sin(p ω_i)``, ``P[p, 2i+1] = cos(p ω_i)``,
-``ω_i = 10000^{−2i/d}``, rounded to multiples of 2⁻¹⁶ (:data:`PE`); the arm without positions adds nothing.
+``ω_i = 10000^{−2i/d}``, rounded to multiples of 2⁻¹⁶ (:data:`PE`, page 04's
+:func:`chapter09.qkv.sinusoidal_positions`); the arm without positions adds nothing.
 
 **Backward**, sublayer by sublayer from the output down, each row in order, from
 ``δlogits_t = w_t (p_t − onehot(y_t))``.  A product ``u = x W``: ``δW += xᵀ δu``, ``δx += δu Wᵀ``; a residual
@@ -36,7 +37,7 @@ the same bits for the same inputs, and the mask is exact (a later input changes 
 Every sum runs in the order its loop is written, numba compiles without ``fastmath``
 (:data:`chapter09.portable.JIT`), exp and ln are :mod:`chapter09.portable`'s, √ and ÷ are exactly rounded:
 a training gives the same bits on every machine.  Inputs are trusted (the caller is
-:mod:`chapter09.seq2seq.transformer_training`).
+:mod:`chapter09.transformer.training`).
 """
 
 from __future__ import annotations
@@ -47,8 +48,9 @@ from numba import njit
 
 from ..common import built_dir
 from ..portable import JIT
-from .task import MAX_LENGTH, V
-from .transformer_layers import (
+from ..qkv import sinusoidal_positions
+from ..seq2seq.task import MAX_LENGTH, V
+from .layers import (
     HEADS,
     add_outer,
     add_times_t,
@@ -66,10 +68,9 @@ __all__: list[str] = []
 
 # Compiled beside the book's other loops, but in a folder named after this network's sources (numba checks a cached
 # loop against its own file only: a change in transformer_layers must recompile what calls it), then put back.
-OUTER_CACHE, numba.config.CACHE_DIR = numba.config.CACHE_DIR, str(built_dir("chapter09.seq2seq.transformer", "numba"))
+OUTER_CACHE, numba.config.CACHE_DIR = numba.config.CACHE_DIR, str(built_dir("chapter09.transformer.net", "numba"))
 
 D, F = 16, 32  # model width (HEADS heads of D_K), feed-forward width
-GRID = 2.0**-16  # the positional encoding's grid
 
 
 def _layer(prefix: str, cross: bool) -> dict:
@@ -103,22 +104,7 @@ X2, NF, M, KC, VC = range(10, 15)
 QC, OC, Y2, N3, A3, Y3, NFD, Z = range(10, 18)
 
 
-def sinusoids(rows: int = MAX_LENGTH, width: int = D) -> np.ndarray:
-    """Vaswani et al.'s positional encoding, rounded to multiples of GRID: P[p, 2i] = sin(p ω_i),
-    P[p, 2i+1] = cos(p ω_i), ω_i = 10000^(−2i/width).  Raises if an entry lies within 10⁻⁹ of a midpoint of the
-    grid: there a last-bit difference of a libm's sin or pow could round it the other way."""
-    p, i = np.arange(rows)[:, None], np.arange(width // 2)[None, :]
-    angle = p * 10000.0 ** (-2.0 * i / width)
-    exact = np.empty((rows, width))
-    exact[:, 0::2], exact[:, 1::2] = np.sin(angle), np.cos(angle)
-    scaled = exact / GRID
-    margin = float(np.abs(scaled - np.floor(scaled) - 0.5).min() * GRID)
-    if margin < 1e-9:
-        raise ArithmeticError(f"an entry of the positional encoding lies {margin:.1e} from a midpoint of its grid")
-    return np.rint(scaled) * GRID
-
-
-PE = sinusoids()
+PE = np.ascontiguousarray(sinusoidal_positions(MAX_LENGTH, D))  # the positions, one table for the book
 
 
 # --- rows: products, LayerNorm, attention, feed-forward, loss ----------------------------------------------

@@ -1,6 +1,6 @@
 """The rows of an attention-only network, compiled: products, LayerNorm, attention heads, the feed-forward layer
 and the loss, each forward and back, for one row (a position) at a time.  The network they make is
-:mod:`chapter09.seq2seq.transformer`, whose docstring has the equations they number.
+:mod:`chapter09.transformer.net`, whose docstring has the equations they number.
 
 LayerNorm, ``N(x) = γ ⊙ x̂ + β`` with ``x̂ = (x − μ)/√(σ² + ε)``, μ and σ² the mean and variance of the row's
 entries, and back from ``δo`` at its output::
@@ -32,9 +32,9 @@ from ..portable import JIT, exp1, log1
 
 __all__: list[str] = []
 
-# Compiled in the folder of the network that calls these rows (:mod:`chapter09.seq2seq.transformer`, whose name
+# Compiled in the folder of the network that calls these rows (:mod:`chapter09.transformer.net`, whose name
 # carries this file's digest: numba checks a cached loop against its own file only), then put back.
-OUTER_CACHE, numba.config.CACHE_DIR = numba.config.CACHE_DIR, str(built_dir("chapter09.seq2seq.transformer", "numba"))
+OUTER_CACHE, numba.config.CACHE_DIR = numba.config.CACHE_DIR, str(built_dir("chapter09.transformer.net", "numba"))
 
 HEADS = 2  # the heads, side by side in the columns: head h owns columns h·d_k … (h + 1)·d_k − 1
 D_K = 8  # each head's width

@@ -81,7 +81,7 @@ from functools import cache
 from math import comb
 
 from .. import validate
-from .task import MAX_LENGTH, V
+from ..seq2seq.task import MAX_LENGTH, V
 
 __all__ = ["MAX_SYMBOLS", "arrangement_accuracy", "expected_max_count", "forced_bound", "greedy_bound", "string_bound"]
 
