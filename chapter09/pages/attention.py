@@ -371,7 +371,7 @@ def _readout_table() -> tuple[list[str], list[list[str]]]:
 def _heads_table() -> tuple[list[str], list[list[str]]]:
     """The heads' example: the two numbers, one head's output (their mean), two heads' (both)."""
     rows = [[f"{{w4_pair{i}_{k}}}" for k in ("a", "b", "one", "two")] for i in range(1, len(qkv_properties.PAIRS) + 1)]
-    return ["a", "b", "un capçal", "dos capçals"], rows
+    return ["u", "w", "un capçal", "dos capçals"], rows
 
 
 # --- the figures --------------------------------------------------------------------------------
