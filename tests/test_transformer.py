@@ -170,3 +170,86 @@ def test_the_test_strings_are_page_4bs():
 def test_bad_input_is_refused_by_name(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+# --- page 4c: the numbers as the page prints them, its tables, its widget and its refusals ------------------
+
+
+@pytest.mark.registry
+def test_the_page_glues_the_exact_bounds_beside_what_the_runs_measure():
+    from chapter09.pages import transformer as page
+    from chapter09.transformer import blind
+
+    n = page.readout().numbers
+    for length in page.LENGTHS:
+        greedy, fixed = blind.greedy_bound(length), blind.arrangement_accuracy(length)
+        assert fixed < greedy < sum(blind.forced_bound(length)) / length  # the three bounds keep their order
+        assert n[f"w4c_greedy_bound_{length}"] == page.accuracy_text(float(greedy))
+        models = [page.model("no-positions", length, s, "long") for s in tt.SEEDS]
+        assert n[f"w4c_long_nopos_{length}"] == page.accuracy_text(np.mean([m.accuracy for m in models]))
+        assert all(m.accuracy < greedy for m in models)  # no model without positions beats what it can know
+
+
+@pytest.mark.registry
+def test_the_small_budget_is_the_long_trainings_first_steps():
+    from chapter09.pages import transformer as page
+
+    long = page.model("transformer", 4, 0, "long")
+    short = page.model("transformer", 4, 0, "400")
+    assert short.steps == tt.STEPS < long.steps and short.curve.tolist() == long.curve[: len(short.curve)].tolist()
+
+
+@pytest.mark.registry
+def test_the_tables_have_a_row_per_arm_budget_and_seed_and_the_bounds():
+    from chapter09.pages import transformer as page
+
+    header, rows = page.readout().table("accuracy")
+    assert header[3:] == [f"L = {n}" for n in page.LENGTHS]
+    assert len(rows) == len(page.ARMS) * len(page.BUDGETS) * (len(tt.SEEDS) + 1) + 2
+    header, rows = page.readout().table("reach")
+    assert [r[0] for r in rows[:: len(tt.SEEDS)]] == [
+        "amb posicions",
+        "sense posicions",
+        "LSTM amb atenció (pàgina 4b)",
+    ]
+    assert all(cell == "no hi arriba" for row in rows if row[0] == "sense posicions" for cell in row[2:])
+
+
+@pytest.mark.registry
+def test_the_widget_ends_the_forced_bound_at_one_and_reads_as_the_prose():
+    from chapter09.pages import transformer as page
+
+    spec = page.controls()
+    assert len(spec["states"]) == len(page.LENGTHS)
+    for i, length in enumerate(page.LENGTHS):
+        state = spec["states"][str(i)]
+        forced = next(s for s in state["plot"]["series"] if s["label"] == "fita amb teacher forcing")
+        assert len(forced["y"]) == length and forced["y"][-1] == 100
+        assert state["readout"]["arrangement"] == page.readout().numbers[f"w4c_arrangement_{length}"]
+
+
+@pytest.mark.parametrize("length", [5, 3, 13])
+def test_the_page_reads_only_the_lengths_it_trained(length):
+    from chapter09.pages import transformer as page
+
+    with pytest.raises(ValueError, match=r"^length"):
+        page.reading(length)
+
+
+# --- where page 4c's claims' checks must flip (tests/claim_cases.py; tests/test_claim_checks.py runs them) ---
+
+FAILS = [
+    ("W4c.1", dict(least_accuracy=np.nextafter(0.99, 0))),
+    ("W4c.2", dict(most_lead=0)),
+    ("W4c.3", dict(most_excess=np.nextafter(2.0, 3))),
+    ("W4c.4", dict(most_distance=np.nextafter(2.0, 3))),
+    ("W4c.5", dict(most_gap=np.nextafter(0.025, 1))),
+]
+
+HOLDS = [
+    ("W4c.1", dict(least_accuracy=0.99)),
+    ("W4c.2", dict(most_lead=-1)),
+    ("W4c.3", dict(most_excess=2.0)),
+    ("W4c.4", dict(most_distance=2.0)),
+    ("W4c.5", dict(most_gap=0.025)),
+]
