@@ -38,7 +38,7 @@ from ..seq2seq import net as lstm_net
 from ..seq2seq import sweep as s2s_sweep
 from ..seq2seq.task import CAP
 from ..seq2seq.training import SEEDS, STEPS
-from ..transformer import blind
+from ..transformer import blind, training
 from ..transformer import net as tf_net
 from ..transformer.layers import HEADS
 from . import transformer_claims as registry
@@ -95,6 +95,15 @@ def _forced(m) -> float:
 def _error(m) -> float:
     """The sampling error of a model's greedy accuracy, at the checkpoint it kept."""
     return float(m.curve_error[m.at(m.kept)])
+
+
+def _multiset_share(m) -> float:
+    """The share of a model's greedy copies of the test strings that are an arrangement of the string's own
+    symbols (the same symbols, as many times each)."""
+    test = np.asarray(m.test)
+    copies, _ = training.copies(training.flat_theta(m.params), m.arm == "transformer", test, True)
+    same = (np.sort(copies, axis=1) == np.sort(test, axis=1)).all(axis=1)
+    return float(same.mean())
 
 
 def _lstm(length: int, seed: int):
@@ -163,6 +172,12 @@ def accuracy_text(x: float) -> str:
     return fmt.accuracy(x) if x >= 0.995 else fmt.percent(x, 1)
 
 
+def _share_range(values) -> str:
+    """Shares, as a range of whole percentages: ``59–76 %``, ``98 %``."""
+    low, high = (fmt.decimal(100 * x, 0) for x in (min(values), max(values)))
+    return f"{low}{fmt.NBSP}%" if low == high else f"{low}–{high}{fmt.NBSP}%"
+
+
 def _points(x: float) -> str:
     """A difference of accuracies in points, one decimal: ``2,5 punts``."""
     return fmt.decimal(100 * x, 1) + " punts"
@@ -228,6 +243,8 @@ def _numbers_blind() -> dict[str, str]:
         n[f"w4c_arrangement_{length}"] = accuracy_text(float(blind.arrangement_accuracy(length)))
         n[f"w4c_forced_bound_{length}"] = accuracy_text(_forced_bound(length))
         n[f"w4c_max_count_{length}"] = fmt.decimal(float(blind.expected_max_count(length)), 2)
+        shares = [_multiset_share(model("no-positions", length, s, "long")) for s in SEEDS]
+        n[f"w4c_multiset_{length}"] = _share_range(shares)
     judged = _judged(SEEDS)
     errors = [_error(model("no-positions", k, s, "long")) for k in LENGTHS for s in SEEDS]
     return n | {
