@@ -12,7 +12,7 @@ from chapter09 import __main__ as cli
 from chapter09.widgets import WIDGETS
 
 PAGES = {w.name: w.page_module() for w in WIDGETS}
-NO_FIGURE = str(max(int(w.number.rstrip("b")) for w in WIDGETS) + 1)  # the first number after the registry's
+NO_FIGURE = str(max(int(re.match(r"\d+", w.number)[0]) for w in WIDGETS) + 1)  # the first number after the registry's
 
 
 @pytest.mark.parametrize(
