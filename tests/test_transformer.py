@@ -236,6 +236,15 @@ def test_the_page_reads_only_the_lengths_it_trained(length):
         page.reading(length)
 
 
+@pytest.mark.registry
+def test_a_model_that_copies_writes_the_multiset_and_one_without_positions_mostly_does():
+    from chapter09.pages import transformer as page
+
+    assert page.multiset_share(page.model("transformer", 4, 0, "long")) == 1.0
+    blind_shares = [page.multiset_share(page.model("no-positions", n, 0, "long")) for n in page.LENGTHS]
+    assert 0.5 < blind_shares[-1] < blind_shares[0] < 1.0  # the longer the string, the fewer arrangements right
+
+
 # --- where page 4c's claims' checks must flip (tests/claim_cases.py; tests/test_claim_checks.py runs them) ---
 
 FAILS = [

@@ -97,7 +97,7 @@ def _error(m) -> float:
     return float(m.curve_error[m.at(m.kept)])
 
 
-def _multiset_share(m) -> float:
+def multiset_share(m) -> float:
     """The share of a model's greedy copies of the test strings that are an arrangement of the string's own
     symbols (the same symbols, as many times each)."""
     test = np.asarray(m.test)
@@ -243,7 +243,7 @@ def _numbers_blind() -> dict[str, str]:
         n[f"w4c_arrangement_{length}"] = accuracy_text(float(blind.arrangement_accuracy(length)))
         n[f"w4c_forced_bound_{length}"] = accuracy_text(_forced_bound(length))
         n[f"w4c_max_count_{length}"] = fmt.decimal(float(blind.expected_max_count(length)), 2)
-        shares = [_multiset_share(model("no-positions", length, s, "long")) for s in SEEDS]
+        shares = [multiset_share(model("no-positions", length, s, "long")) for s in SEEDS]
         n[f"w4c_multiset_{length}"] = _share_range(shares)
     judged = _judged(SEEDS)
     errors = [_error(model("no-positions", k, s, "long")) for k in LENGTHS for s in SEEDS]
