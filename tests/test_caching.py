@@ -29,19 +29,24 @@ def pages_changed_by_an_edit(tmp_path, module: str) -> list[str]:
 
 ALL = [w.page for w in WIDGETS]  # every widget page
 SEQ2SEQ = ("__init__", "task", "net", "training", "sweep", "curves")  # the modules of chapter09/seq2seq/
+TRANSFORMER = ("__init__", "net", "layers", "training", "blind")  # the modules of chapter09/transformer/
 
 
 @pytest.mark.parametrize(
     "module, pages",
     [
-        ("attention.py", ["04-atencio", "04b-seq2seq"]),  # its page, and the page that sets learned weights beside it
+        # its page, the page that sets learned weights beside it, and page 4c (its positions come from qkv, on page 04)
+        ("attention.py", ["04-atencio", "04b-seq2seq", "04c-atencio-sola"]),
+        ("qkv.py", ["04-atencio", "04c-atencio-sola"]),  # page 04's Transformer attention, and 4c's positions
         ("pages/attention.py", ["04-atencio"]),  # what page 04 shows: no other page imports a page module
         ("pages/rnn_gradient.py", ["01-gradient-rnn"]),
         # widget 2 runs widget 1's draw; page 08 sets page 01's estimate beside its identity
         ("rnn_gradient.py", ["01-gradient-rnn", "02-rnn-lstm", "08-recurrencia-lineal"]),
         ("gates.py", ["07-portes"]),  # a widget's numbers: its page (the claims page reads, never runs)
-        # the trained models: their page alone, whichever module of the package (its __init__ imports training)
-        *((f"seq2seq/{name}.py", ["04b-seq2seq"]) for name in SEQ2SEQ),
+        # the trained models: their page, whichever module of the package (its __init__ imports training), and
+        # page 4c, which trains on the same task and sets page 4b's models beside its own
+        *((f"seq2seq/{name}.py", ["04b-seq2seq", "04c-atencio-sola"]) for name in SEQ2SEQ),
+        *((f"transformer/{name}.py", ["04c-atencio-sola"]) for name in TRANSFORMER),
         ("plots.py", ALL),  # the shared style (book.setup) reaches every page
         ("claims.py", ALL),  # every page publishes its rows of the registry
         ("guard.py", ALL),  # every page arms its guard (book.setup)
