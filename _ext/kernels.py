@@ -7,15 +7,25 @@ launches a kernel through a *provisioner*, chosen by name among the entry points
 named by ``JUPYTER_DEFAULT_PROVISIONER_NAME``: here jupyter_client's own local provisioner with the
 ``ipc`` transport, its socket files in the system's temporary folder under a short name (a socket's
 path has at most 107 bytes; jupyter's runtime folder can be deeper than that), removed with the
-kernel; as over TCP, every message is signed with the connection file's key.  A kernel whose build
-was killed (SIGKILL) exits without removing its sockets: the next build removes the ones nobody
-listens on.
+kernel; as over TCP, every message is signed with the connection file's key.
+
+A kernel lives in a session of its own, so a signal to the build's process group does not reach it;
+ipykernel's poller ends it when its parent changes, but only if the parent was still alive when the
+poller started (ipykernel#1271 says so), and otherwise only when the kernel is handed to PID 1: a
+build killed in the kernel's first half second, under a *subreaper* (a CI runner, a systemd session),
+left a kernel that lived on and held the build's output open.  On Linux the provisioner asks the
+operating system to kill the kernel the moment the process that launched it dies
+(``PR_SET_PDEATHSIG``), and the kernel exits at once if that process died before it asked.  A kernel
+killed so exits without removing its sockets: the next build removes the ones nobody listens on.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
+import signal
 import socket
+import sys
 import tempfile
 from pathlib import Path
 
@@ -23,6 +33,22 @@ from jupyter_client.provisioning import LocalProvisioner
 
 NAME = "chapter09-ipc"  # the entry point's name (pyproject.toml)
 PREFIX = "ch09-"  # the sockets' names in the temporary folder: ch09-<kernel id>-<port>
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+_prctl = ctypes.CDLL(None, use_errno=True).prctl if sys.platform == "linux" else None
+
+
+def _dies_with(parent: int):
+    """The kernel's ``preexec_fn`` (between fork and exec): killed when ``parent`` dies, or now if it has.
+
+    The operating system sends the signal when the *thread* that forked the kernel ends; jupyter_client
+    forks from the thread that runs its event loop, which lives as long as the build process."""
+
+    def preexec() -> None:
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return preexec
 
 
 class IPCProvisioner(LocalProvisioner):
@@ -33,6 +59,11 @@ class IPCProvisioner(LocalProvisioner):
         manager.transport = "ipc"
         manager.ip = os.path.join(tempfile.gettempdir(), f"{PREFIX}{manager.kernel_id}")
         return await super().pre_launch(**kwargs)
+
+    async def launch_kernel(self, cmd, **kwargs):
+        if _prctl is not None:
+            kwargs["preexec_fn"] = _dies_with(os.getpid())
+        return await super().launch_kernel(cmd, **kwargs)
 
 
 def remove_stale_sockets(app=None) -> list[Path]:
