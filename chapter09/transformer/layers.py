@@ -93,16 +93,16 @@ def norm(x, gain, bias, x_hat, out):
 def norm_back(d_out, x_hat, inv, gain, d_gain, d_bias, d_x):
     """(4) for one row: δγ, δβ and δx added to."""
     n = x_hat.size
-    g, m1, m2 = np.empty(n), 0.0, 0.0
+    m1, m2 = 0.0, 0.0
     for k in range(n):
         d_gain[k] += d_out[k] * x_hat[k]
         d_bias[k] += d_out[k]
-        g[k] = d_out[k] * gain[k]
-        m1 += g[k]
-        m2 += g[k] * x_hat[k]
+        g = d_out[k] * gain[k]
+        m1 += g
+        m2 += g * x_hat[k]
     m1, m2 = m1 / n, m2 / n
     for k in range(n):
-        d_x[k] += (g[k] - m1 - x_hat[k] * m2) * inv
+        d_x[k] += (d_out[k] * gain[k] - m1 - x_hat[k] * m2) * inv
 
 
 @njit(**JIT)
@@ -131,21 +131,26 @@ def attend(q, keys, values, n_keys, alpha, out):
 
 
 @njit(**JIT)
+def _dot(a, b, c0):
+    """a · b over one head's columns c0 … c0 + d_k − 1, in order."""
+    s = 0.0
+    for c in range(c0, c0 + D_K):
+        s += a[c] * b[c]
+    return s
+
+
+@njit(**JIT)
 def attend_back(d_out, q, keys, values, n_keys, alpha, d_q, d_keys, d_values):
     """(5) for one query row: δq, δkeys and δvalues added to."""
-    d_alpha = np.empty(n_keys)
     for h in range(HEADS):
         c0 = h * D_K
         mean = 0.0
         for j in range(n_keys):
-            s = 0.0
-            for c in range(c0, c0 + D_K):
-                s += d_out[c] * values[j, c]
-                d_values[j, c] += alpha[h, j] * d_out[c]
-            d_alpha[j] = s
-            mean += alpha[h, j] * s
+            mean += alpha[h, j] * _dot(d_out, values[j], c0)
         for j in range(n_keys):
-            ds = alpha[h, j] * (d_alpha[j] - mean) * SCALE
+            ds = alpha[h, j] * (_dot(d_out, values[j], c0) - mean) * SCALE  # δα_ij again: the same bits
+            for c in range(c0, c0 + D_K):
+                d_values[j, c] += alpha[h, j] * d_out[c]
             for c in range(c0, c0 + D_K):
                 d_q[c] += ds * keys[j, c]
                 d_keys[j, c] += ds * q[c]
@@ -181,7 +186,9 @@ def feed_forward_back(d_out, x, u, r, W1, W2, d_W1, d_c1, d_W2, d_c2, d_x):
 @njit(**JIT)
 def softmax_loss(logits, target, weight, d_logits):
     """w (ln Σ e^logits − logits_y), and its gradient w (p − onehot_y) written to ``d_logits``."""
-    top = logits.max()
+    top = logits[0]
+    for k in range(1, logits.size):
+        top = max(top, logits[k])
     total = 0.0
     for k in range(logits.size):
         d_logits[k] = exp1(logits[k] - top)

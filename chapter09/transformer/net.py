@@ -90,18 +90,22 @@ BLOCKS = tuple(SHAPES)
 AT = np.cumsum([0] + [int(np.prod(shape)) for shape in SHAPES.values()])  # where each block starts; θ's length
 SIZE = int(AT[-1])
 ROWS = np.array([shape[0] for shape in SHAPES.values()])
-E_SRC, E_TGT = 0, 1
-ENC_N1, ENC_ATT, ENC_N2, ENC_FFN, ENC_NF = 2, 4, 8, 10, 14  # first block of each: (γ, β), (W_q…W_o), (W₁, c₁, W₂, c₂)
-DEC_N1, DEC_ATT, DEC_N2, DEC_CROSS, DEC_N3, DEC_FFN, DEC_NF = 16, 18, 22, 24, 28, 30, 34
-W_OUT, B_OUT = 36, 37
+# Block numbers and trace fields are numpy integers: numba compiles a function once per *Python* int constant it
+# is called with (a literal type), once in all for an int64.
+E_SRC, E_TGT = np.int64(0), np.int64(1)
+# the first block of each: (γ, β), (W_q…W_o), (W₁, c₁, W₂, c₂)
+ENC_N1, ENC_ATT, ENC_N2, ENC_FFN, ENC_NF = np.array([2, 4, 8, 10, 14])
+DEC_N1, DEC_ATT, DEC_N2, DEC_CROSS, DEC_N3, DEC_FFN, DEC_NF = np.array([16, 18, 22, 24, 28, 30, 34])
+W_OUT, B_OUT = np.int64(36), np.int64(37)
 assert BLOCKS[ENC_NF] == "enc_gf" and BLOCKS[DEC_CROSS] == "dec_Wq_c" and BLOCKS[W_OUT] == "W_out"
 
 # The rows of one string a forward pass keeps (trace fields, each (rows, D)): shared by encoder and decoder …
-X, N1, A1, Q, K, VV, AO, X1, N2, A2 = range(10)  # AO: the heads' outputs
+X, N1, A1, Q, K, VV, AO, X1, N2, A2 = np.arange(10)  # AO: the heads' outputs
 # … then the encoder's: its last residual, its normalised output (x̂ and m), the cross-attention's keys and values
-X2, NF, M, KC, VC = range(10, 15)
+X2, NF, M, KC, VC = np.arange(10, 15)
 # … and the decoder's: cross-attention's queries and output, its residual, N₃, the last residual, z
-QC, OC, Y2, N3, A3, Y3, NFD, Z = range(10, 18)
+QC, OC, Y2, N3, A3, Y3, NFD, Z = np.arange(10, 18)
+CAUSAL, FULL = np.bool_(True), np.bool_(False)
 
 
 PE = np.ascontiguousarray(sinusoidal_positions(MAX_LENGTH, D))  # the positions, one table for the book
@@ -127,12 +131,12 @@ def _vector(theta, k):
 
 @njit(**JIT)
 def new_trace(t_in, t_out):
-    """Empty arrays for :func:`forward`: the encoder's rows, norms' 1/σ, feed-forward (u, r) and α; the same
-    for the decoder (α of its self- and cross-attention); logits and the inputs read."""
+    """Empty arrays for :func:`forward`: the encoder's rows, norms' 1/σ, feed-forward (u, r) and α, row by row;
+    the same for the decoder (α of its self- and cross-attention); logits and the inputs read."""
     return (
-        np.zeros((15, t_in, D)), np.empty((3, t_in)), np.empty((2, t_in, F)), np.zeros((HEADS, t_in, t_in)),
-        np.zeros((18, t_out, D)), np.empty((4, t_out)), np.empty((2, t_out, F)), np.zeros((HEADS, t_out, t_out)),
-        np.zeros((HEADS, t_out, t_in)), np.empty((t_out, V)), np.empty(t_out, np.int64),
+        np.zeros((15, t_in, D)), np.empty((3, t_in)), np.empty((t_in, 2, F)), np.zeros((t_in, HEADS, t_in)),
+        np.zeros((18, t_out, D)), np.empty((4, t_out)), np.empty((t_out, 2, F)), np.zeros((t_out, HEADS, t_out)),
+        np.zeros((t_out, HEADS, t_in)), np.empty((t_out, V)), np.empty(t_out, np.int8),
     )  # fmt: skip
 
 
@@ -178,10 +182,10 @@ def encode(theta, positions, source, trace):
         _input_row(_matrix(theta, E_SRC), source[j], j, positions, r[X, j])
         _self_attention_in(theta, ENC_N1, ENC_ATT, r, inv, j)
     for j in range(n):
-        attend(r[Q, j], r[K], r[VV], n, alpha[:, j], r[AO, j])
+        attend(r[Q, j], r[K], r[VV], n, alpha[j], r[AO, j])
         _residual(r[X, j], _matrix(theta, ENC_ATT + 3), r[AO, j], r[X1, j])
         inv[1, j] = norm(r[X1, j], _vector(theta, ENC_N2), _vector(theta, ENC_N2 + 1), r[N2, j], r[A2, j])
-        _feed_forward(theta, ENC_FFN, r[A2, j], ffn[:, j], f)
+        _feed_forward(theta, ENC_FFN, r[A2, j], ffn[j], f)
         for k in range(D):
             r[X2, j, k] = r[X1, j, k] + f[k]
         inv[2, j] = norm(r[X2, j], _vector(theta, ENC_NF), _vector(theta, ENC_NF + 1), r[NF, j], r[M, j])
@@ -202,14 +206,14 @@ def forward(theta, positions, source, inputs, greedy, trace):
         read[t] = token if greedy else inputs[t]
         _input_row(_matrix(theta, E_TGT), read[t], t, positions, r[X, t])
         _self_attention_in(theta, DEC_N1, DEC_ATT, r, inv, t)
-        attend(r[Q, t], r[K], r[VV], t + 1, a_self[:, t], r[AO, t])  # causal: rows ≤ t
+        attend(r[Q, t], r[K], r[VV], t + 1, a_self[t], r[AO, t])  # causal: rows ≤ t
         _residual(r[X, t], _matrix(theta, DEC_ATT + 3), r[AO, t], r[X1, t])
         inv[1, t] = norm(r[X1, t], _vector(theta, DEC_N2), _vector(theta, DEC_N2 + 1), r[N2, t], r[A2, t])
         times(r[A2, t], _matrix(theta, DEC_CROSS), r[QC, t])
-        attend(r[QC, t], enc[KC], enc[VC], source.size, a_cross[:, t], r[OC, t])
+        attend(r[QC, t], enc[KC], enc[VC], source.size, a_cross[t], r[OC, t])
         _residual(r[X1, t], _matrix(theta, DEC_CROSS + 3), r[OC, t], r[Y2, t])
         inv[2, t] = norm(r[Y2, t], _vector(theta, DEC_N3), _vector(theta, DEC_N3 + 1), r[N3, t], r[A3, t])
-        _feed_forward(theta, DEC_FFN, r[A3, t], ffn[:, t], f)
+        _feed_forward(theta, DEC_FFN, r[A3, t], ffn[t], f)
         for k in range(D):
             r[Y3, t, k] = r[Y2, t, k] + f[k]
         inv[3, t] = norm(r[Y3, t], _vector(theta, DEC_NF), _vector(theta, DEC_NF + 1), r[NFD, t], r[Z, t])
@@ -235,7 +239,7 @@ def _feed_forward_sublayer_back(theta, grad, first_norm, first, r, d, inv, inv_r
     """Row t of ``top = bottom + FFN(N(bottom))``: δbottom += δtop and what goes through N and the FFN."""
     for k in range(D):
         d[bottom, t, k] += d[top, t, k]
-    feed_forward_back(d[top, t], r[normed, t], ffn[0, t], ffn[1, t], _matrix(theta, first), _matrix(theta, first + 2),
+    feed_forward_back(d[top, t], r[normed, t], ffn[t, 0], ffn[t, 1], _matrix(theta, first), _matrix(theta, first + 2),
                       _matrix(grad, first), _vector(grad, first + 1), _matrix(grad, first + 2),
                       _vector(grad, first + 3), d[normed, t])  # fmt: skip
     norm_back(d[normed, t], r[x_hat, t], inv[inv_row, t], _vector(theta, first_norm), _vector(grad, first_norm),
@@ -250,7 +254,7 @@ def _self_attention_back(theta, grad, first_norm, att, r, d, inv, alpha, causal)
         for k in range(D):
             d[X, t, k] += d[X1, t, k]
         _add_through(d[X1, t], _matrix(theta, att + 3), r[AO, t], _matrix(grad, att + 3), d[AO, t])
-        attend_back(d[AO, t], r[Q, t], r[K], r[VV], t + 1 if causal else n, alpha[:, t], d[Q, t], d[K], d[VV])
+        attend_back(d[AO, t], r[Q, t], r[K], r[VV], t + 1 if causal else n, alpha[t], d[Q, t], d[K], d[VV])
     for t in range(n):
         for i, field in enumerate((Q, K, VV)):
             _add_through(d[field, t], _matrix(theta, att + i), r[A1, t], _matrix(grad, att + i), d[A1, t])
@@ -274,16 +278,16 @@ def backward(theta, source, targets, weights, trace, grad):
             b_out[k] += d_logits[k]
         norm_back(d[Z, t], r[NFD, t], inv[3, t], _vector(theta, DEC_NF), _vector(grad, DEC_NF),
                    _vector(grad, DEC_NF + 1), d[Y3, t])  # fmt: skip
-        _feed_forward_sublayer_back(theta, grad, DEC_N3, DEC_FFN, r, d, inv, 2, ffn, t, Y3, Y2, N3, A3)
+        _feed_forward_sublayer_back(theta, grad, DEC_N3, DEC_FFN, r, d, inv, np.int64(2), ffn, t, Y3, Y2, N3, A3)
     for t in range(n_out):  # the cross-attention sublayer: y'' = y' + att(…) W_o^c
         for k in range(D):
             d[X1, t, k] += d[Y2, t, k]
         _add_through(d[Y2, t], _matrix(theta, DEC_CROSS + 3), r[OC, t], _matrix(grad, DEC_CROSS + 3), d[OC, t])
-        attend_back(d[OC, t], r[QC, t], enc[KC], enc[VC], n_in, a_cross[:, t], d[QC, t], de[KC], de[VC])
+        attend_back(d[OC, t], r[QC, t], enc[KC], enc[VC], n_in, a_cross[t], d[QC, t], de[KC], de[VC])
         _add_through(d[QC, t], _matrix(theta, DEC_CROSS), r[A2, t], _matrix(grad, DEC_CROSS), d[A2, t])
         norm_back(d[A2, t], r[N2, t], inv[1, t], _vector(theta, DEC_N2), _vector(grad, DEC_N2),
                    _vector(grad, DEC_N2 + 1), d[X1, t])  # fmt: skip
-    _self_attention_back(theta, grad, DEC_N1, DEC_ATT, r, d, inv, a_self, True)
+    _self_attention_back(theta, grad, DEC_N1, DEC_ATT, r, d, inv, a_self, CAUSAL)
     E_tgt = _matrix(grad, E_TGT)
     for t in range(n_out):
         for k in range(D):
@@ -293,8 +297,8 @@ def backward(theta, source, targets, weights, trace, grad):
             _add_through(de[field, j], _matrix(theta, DEC_CROSS + i), enc[M, j], _matrix(grad, DEC_CROSS + i), de[M, j])
         norm_back(de[M, j], enc[NF, j], e_inv[2, j], _vector(theta, ENC_NF), _vector(grad, ENC_NF),
                    _vector(grad, ENC_NF + 1), de[X2, j])  # fmt: skip
-        _feed_forward_sublayer_back(theta, grad, ENC_N2, ENC_FFN, enc, de, e_inv, 1, e_ffn, j, X2, X1, N2, A2)
-    _self_attention_back(theta, grad, ENC_N1, ENC_ATT, enc, de, e_inv, e_alpha, False)
+        _feed_forward_sublayer_back(theta, grad, ENC_N2, ENC_FFN, enc, de, e_inv, np.int64(1), e_ffn, j, X2, X1, N2, A2)
+    _self_attention_back(theta, grad, ENC_N1, ENC_ATT, enc, de, e_inv, e_alpha, FULL)
     E_src = _matrix(grad, E_SRC)
     for j in range(n_in):
         for k in range(D):
@@ -318,7 +322,9 @@ def gradient(theta, positions, sources, inputs, targets, weights, grad, d_x):
         forward(theta, positions, sources[b], inputs[b], greedy, trace)
         ell, d_source = backward(theta, sources[b], targets[b], weights[b], trace, grad)
         loss += ell
-        d_x[b] = d_source
+        for j in range(d_source.shape[0]):  # an element loop: a slice assignment compiles numba's shape-error text
+            for k in range(D):
+                d_x[b, j, k] = d_source[j, k]
     return loss
 
 
@@ -342,7 +348,8 @@ def train_steps(thetas, firsts, seconds, powers, positions, active, sources, inp
     when longer, then Adam.  ``hyper`` = (lr, β₁, β₂, clip, ε); ``positions[q]``: whether model q adds P."""
     lr, beta1, beta2, clip, eps = hyper
     batch, t_in, t_out = sources.shape[2], sources.shape[3], targets.shape[3]
-    weights = np.full((batch, t_out), 1.0 / (batch * t_out))
+    weights = np.empty((batch, t_out))
+    weights[:] = 1.0 / (batch * t_out)
     grad, d_x = np.empty(SIZE), np.empty((batch, t_in, D))
     for step in range(sources.shape[0]):
         for q in range(thetas.shape[0]):
