@@ -32,12 +32,9 @@ def loss_and_gradient(theta, positions, strings):
 
 def relu_inputs(theta, positions, strings) -> np.ndarray:
     """Every input of a relu, in the encoder and the decoder, over the batch."""
-    found = []
-    for string, inputs in zip(strings, decoder_inputs(strings)):
-        trace = tf.new_trace(string.size, string.size)
-        tf.forward(theta, positions, string, inputs, False, trace)
-        found += [trace[2][0].ravel(), trace[6][0].ravel()]
-    return np.concatenate(found)
+    trace = tf.new_trace(*strings.shape, strings.shape[1])
+    tf.forward(theta, positions, strings, decoder_inputs(strings), False, trace)
+    return np.concatenate([trace[2][:, 0].ravel(), trace[7][:, 0].ravel()])  # (rows, u or r, F, strings)
 
 
 @pytest.mark.parametrize("positions", [True, False])
@@ -74,9 +71,9 @@ def test_the_input_gradient_is_what_the_source_embeddings_gather():
 
 def encoded(theta, positions, string) -> np.ndarray:
     """The encoder's output m, one row per source position."""
-    trace = tf.new_trace(string.size, 1)
-    tf.encode(theta, positions, string, trace)
-    return trace[0][tf.M].copy()
+    trace = tf.new_trace(1, string.size, 1)
+    tf.encode(theta, positions, string[None], trace)
+    return trace[0][tf.M, :, :, 0].copy()
 
 
 def test_without_positions_permuting_the_source_permutes_the_encoders_output_and_nothing_else():
@@ -92,9 +89,9 @@ def test_without_positions_permuting_the_source_permutes_the_encoders_output_and
 
 
 def logits(theta, positions, string, inputs) -> np.ndarray:
-    trace = tf.new_trace(string.size, inputs.size)
-    tf.forward(theta, positions, string, inputs, False, trace)
-    return trace[9].copy()
+    trace = tf.new_trace(1, string.size, inputs.size)
+    tf.forward(theta, positions, string[None], inputs[None], False, trace)
+    return trace[10][:, :, 0].copy()
 
 
 @pytest.mark.parametrize("positions", [True, False])
@@ -109,6 +106,24 @@ def test_the_causal_mask_is_exact(positions):
         changed[t] = (changed[t] + 1) % task.V
         after = logits(theta, positions, string, changed)
         assert np.array_equal(after[:t], before[:t]) and not np.array_equal(after[t], before[t])
+
+
+def test_a_string_gets_the_same_bits_alone_as_in_a_batch():
+    """Each string owns a lane of the batch: its logits and its gradient's share do not depend on its neighbours."""
+    theta, _ = tiny()
+    strings = np.random.default_rng(1).integers(0, task.V, (5, 4)).astype(np.int8)
+    trace = tf.new_trace(*strings.shape, strings.shape[1])
+    tf.forward(theta, True, strings, decoder_inputs(strings), False, trace)
+    for b, string in enumerate(strings):
+        assert np.array_equal(trace[10][:, :, b], logits(theta, True, string, decoder_inputs(string)))
+    weights = np.full(strings.shape, 0.05)
+    grad, d_x = np.empty(tf.SIZE), np.empty((*strings.shape, tf.D))
+    tf.gradient(theta, True, strings, decoder_inputs(strings), strings, weights, grad, d_x)
+    for b in (0, 3):
+        alone = np.empty((1, *strings.shape[1:], tf.D))
+        tf.gradient(theta, True, strings[b : b + 1], decoder_inputs(strings[b : b + 1]), strings[b : b + 1],
+                    weights[b : b + 1], np.empty(tf.SIZE), alone)  # fmt: skip
+        assert np.array_equal(alone[0], d_x[b])
 
 
 def test_greedy_decoding_is_teacher_forcing_on_its_own_outputs():

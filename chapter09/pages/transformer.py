@@ -53,7 +53,7 @@ FIGURE = Widget(
     "atencio-sola",
     "L'atenció sola",
     {"length": ("longitud de la frase, en símbols", int)},
-    cpu=192.5,
+    cpu=150.9,
 )  # the registry's entry (chapter09.widgets): the figure's facts, once
 
 ARMS = w4c.ARMS
@@ -127,11 +127,11 @@ def _forced_bound(length: int) -> float:
 @cache
 def _judged(seeds: tuple) -> dict[str, tuple]:
     """The number each claim's check takes, by claim, over ``seeds`` and LENGTHS (the long training's kept
-    weights, but W4c.1's, after the small budget)."""
+    weights, but W4c.1's: the seeds' mean accuracy after the small budget, the typical draw, at its lowest)."""
     pairs = [(n, s) for n in LENGTHS for s in seeds]
     blinds = [model("no-positions", n, s, "long") for n, s in pairs]
     return {
-        "W4c.1": (min(model("transformer", n, s, "400").accuracy for n in LENGTHS for s in seeds),),
+        "W4c.1": (min(np.mean([model("transformer", n, s, "400").accuracy for s in seeds]) for n in LENGTHS),),
         "W4c.2": (
             max(_reach(model("transformer", n, s, "long")) - _reach(_lstm(n, s)) for n in LENGTHS for s in seeds),
         ),
@@ -224,7 +224,8 @@ def _numbers_results() -> dict[str, str]:
     lead = _judged(SEEDS)
     return n | {
         "w4c_copies": fmt.share(COPIES),
-        "w4c_least_400": accuracy_text(lead["W4c.1"][0]),
+        "w4c_least_400": accuracy_text(min(model("transformer", k, s, "400").accuracy for k in LENGTHS for s in SEEDS)),
+        "w4c_least_mean_400": accuracy_text(lead["W4c.1"][0]),
         "w4c_seeds_1": _held("W4c.1"),
         "w4c_reach_pos": _steps_text([_reach(model("transformer", k, s, "long")) for k in LENGTHS for s in SEEDS]),
         "w4c_reach_lstm": _steps_text([_reach(_lstm(k, s)) for k in LENGTHS for s in SEEDS]),

@@ -19,7 +19,8 @@ FORCED_TOL = 0.025  # "at the forced bound": within 2.5 points of it
 
 
 def _copies_at_every_length(least_accuracy: float) -> bool:
-    """W4c.1: with positions, the least accuracy after the small budget, over the lengths, is ``COPIES`` or more."""
+    """W4c.1: with positions, the seeds' mean accuracy after the small budget is ``COPIES`` or more at every length
+    (``least_accuracy``: the lowest over the lengths)."""
     return least_accuracy >= COPIES
 
 
@@ -62,7 +63,7 @@ def claims(judged: dict[str, tuple]) -> tuple[Claim, ...]:
     with the seeds where each holds on its own."""
     says = {
         "W4c.1": "Amb posicions, el model d'atenció sola copia el {w4c_copies} dels símbols o més a cada longitud "
-        "en {w4c_steps} passos.",
+        "en {w4c_steps} passos (mitjana de les llavors).",
         "W4c.2": "Amb posicions, arriba al {w4c_target} d'encert en menys passos que l'LSTM amb atenció de la "
         "pàgina 4b, a cada longitud.",
         "W4c.3": "Sense posicions, l'encert voraç no passa de la fita voraç més enllà del seu error de mostreig.",
@@ -70,7 +71,8 @@ def claims(judged: dict[str, tuple]) -> tuple[Claim, ...]:
         "W4c.5": "Sense posicions, l'encert amb els símbols correctes a l'entrada és a la fita amb *teacher forcing*.",
     }
     computed = {
-        "W4c.1": "encert mínim en {w4c_steps} passos: {w4c_least_400}",
+        "W4c.1": "encert mitjà de les llavors en {w4c_steps} passos, a la longitud on és més baix: "
+        "{w4c_least_mean_400}",
         "W4c.2": "passos fins al {w4c_target}: {w4c_reach_pos} amb atenció sola, {w4c_reach_lstm} amb l'LSTM",
         "W4c.3": "(encert − fita) / error de mostreig, el més gran: {w4c_excess} (màxim {w4c_sigmas})",
         "W4c.4": "|encert − encert de l'ordre fix| / error de mostreig, el més gran: {w4c_distance} "
