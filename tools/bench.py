@@ -16,6 +16,9 @@ h. page 4b's small-budget trainings (nine models at each length, 400 steps, noth
    disk): CPU seconds and Adam steps per CPU second of this checkout and of the revision
    ``TRAINING_BASE`` (default 841cf1c, the last one whose trainings called numpy's exp and BLAS),
    alternately, ``BENCH_RUNS`` times each (the ratio's target: at most 1,5)
+k. page 4c's trainings as a machine's first run makes them (compiled from nothing, nothing read from
+   disk): CPU seconds (the target: at most 60); and Adam steps per CPU second, compiled, of the
+   attention-only model beside page 4b's LSTM with attention (three seeds at L = 4, 8 and 12, 400 steps)
 
 All build as ``make html`` does (``tools/build.py``), ``BENCH_RUNS`` times (3): medians, the
 ratios against the targets, the CPU floor of (a) (its CPU seconds over the cores), each page's
@@ -52,6 +55,21 @@ SWEEP = (  # the same trainings in both revisions, by the function both have, ne
     "r = resource.getrusage(resource.RUSAGE_SELF); print(r.ru_utime + r.ru_stime)"
 )
 MODEL_STEPS = 5 * 9 * 400  # lengths × models × steps of SWEEP
+ATTENTION_FIRST = (  # page 4c's long sweep, run with an empty CHAPTER09_BUILT
+    "import resource, sys; sys.path.insert(0, '.'); from chapter09 import transformer as t; "
+    "t.sweep(t.ARMS, (4, 8, 12), (0, 1, 2), steps=5000, until_flat=True); "
+    "r = resource.getrusage(resource.RUSAGE_SELF); print(r.ru_utime + r.ru_stime)"
+)
+RATE_RUNS = tuple((n, s) for n in (4, 8, 12) for s in (0, 1, 2))  # 400 steps each
+RATES = (  # Adam steps per CPU second, compiled, of each arm over RATE_RUNS
+    "import sys, time; sys.path.insert(0, '.'); from chapter09.transformer import training as a; "
+    "from chapter09.seq2seq import training as b; a.train_many((('transformer', 0),), 4, 1); "
+    "b.train_many((('attention', 0),), 4, 1); out = []\n"
+    "for module, arm in ((a, 'transformer'), (b, 'attention')):\n"
+    "    start = time.process_time(); [module.train_many(((arm, s),), n, 400) for n, s in %r]\n"
+    "    out.append(400 * %d / (time.process_time() - start))\n"
+    "print(*out)" % (RATE_RUNS, len(RATE_RUNS))
+)
 
 
 def sphinx(repo: Path, out: str, cache: Path, *extra: str) -> tuple[float, str]:
@@ -156,6 +174,26 @@ def training_seconds() -> dict[str, list[float]]:
     return out
 
 
+def attention_alone() -> dict[str, list[float]]:
+    """Page 4c's trainings: CPU seconds of a first run (a fresh CHAPTER09_BUILT each time), and the Adam steps per
+    CPU second of the attention-only model and of page 4b's LSTM with attention."""
+    out = {"first": [], "transformer": [], "lstm": []}
+    for _ in range(RUNS):
+        with tempfile.TemporaryDirectory() as built:
+            env = dict(os.environ, CHAPTER09_BUILT=built)
+            out["first"].append(float(_printed(ATTENTION_FIRST, env)[-1]))
+            transformer, lstm = map(float, _printed(RATES, env)[-2:])
+        out["transformer"].append(transformer)
+        out["lstm"].append(lstm)
+    return out
+
+
+def _printed(code: str, env: dict) -> list[str]:
+    """The words a fresh Python process running ``code`` in the checkout prints."""
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    return done.stdout.split()
+
+
 def widget_times() -> dict:
     """Seconds each widget's page module takes to compute what its page shows, caches cleared."""
     sys.path.insert(0, str(ROOT))
@@ -225,6 +263,12 @@ def main() -> None:
     print(f"  ara/{TRAINING_BASE} = {ca(now / before)} (objectiu ≤ 1,5)")
     rates = f"{TRAINING_BASE} {ca(MODEL_STEPS / before)}, ara {ca(MODEL_STEPS / now)}"
     print(f"  passos d'Adam per segon de CPU (model × pas): {rates}")
+    alone = attention_alone()
+    first = statistics.median(alone["first"])
+    print(f"\nEntrenaments de la pàgina 4c, primera vegada (compilant, res del disc; s de CPU, mediana de {RUNS}):")
+    print(f"  {ca(first)}   ({', '.join(ca(x) for x in alone['first'])}) (objectiu ≤ 60)")
+    speeds = {k: ca(statistics.median(alone[k])) for k in ("transformer", "lstm")}
+    print(f"  passos d'Adam per segon de CPU: atenció sola {speeds['transformer']}, LSTM amb atenció {speeds['lstm']}")
     print("\nTemps de càlcul de cada figura (s):")
     for name, t in widget_times().items():
         print(f"  {name}: registre {ca(t['registry'])}, controls {ca(t['controls'])}")
