@@ -184,8 +184,8 @@ def first_run_note() -> str:
     if any(common.built_dir("chapter09.seq2seq.sweep", "stored").glob("*.pickle")):
         return ""
     return (
-        "First run of this copy: page 4b's models are trained and the loops compiled, once "
-        "(about two minutes on 2 cores); later runs read them back."
+        "First run of this copy: the models of pages 4b and 4c are trained and the loops compiled, once "
+        "(about three minutes on 2 cores); later runs read them back."
     )
 
 
