@@ -178,10 +178,11 @@ def where(old: dict, new: dict) -> str:
 
 
 def first_run_note() -> str:
-    """What a copy's first run does once (page 4b's trainings, numba's compiling), or "" once it is done."""
+    """What a copy's first run does once (pages 4b's and 4c's trainings, numba's compiling), or "" once done."""
     from chapter09 import common
 
-    if any(common.built_dir("chapter09.seq2seq.sweep", "stored").glob("*.pickle")):
+    stores = ("chapter09.seq2seq.sweep", "chapter09.transformer.training")
+    if all(any(common.built_dir(module, "stored").glob("*.pickle")) for module in stores):
         return ""
     return (
         "First run of this copy: the models of pages 4b and 4c are trained and the loops compiled, once "
