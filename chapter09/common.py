@@ -107,7 +107,8 @@ def sources(module: str) -> list[Path]:
 def built_dir(module: str, kind: str) -> Path:
     """Where what ``module`` builds of ``kind`` (numba's compiled loops, stored trainings) is kept:
     ``__pycache__/<kind>-<module>-<digest>``, with the module's name inside the package (``seq2seq.sweep``)
-    and the digest of its sources (:func:`sources`) and of numpy's and numba's versions.  numba checks a
+    and the digest of its sources (:func:`sources`, read once per process) and of numpy's and numba's
+    versions.  numba checks a
     compiled loop against its own file only, not the functions it calls in other files: the folder's name
     carries them all.  When a new one is made, the older
     folders of the same kind and module go.  ``CHAPTER09_BUILT`` names another folder for them (an
@@ -128,16 +129,26 @@ def built_dir(module: str, kind: str) -> Path:
     package, kind = Path(__file__).parent, validate.text("kind", kind)
     if not kind.isidentifier():
         raise ValueError(f"kind must be a word (letters, digits, _), got {kind!r}")
-    digest = hashlib.sha256(f"numpy {metadata.version('numpy')}; numba {metadata.version('numba')}".encode())
-    for path in sources(module):
-        digest.update(b"\0" + path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    if not validate.text("module", module).startswith(package.name):
+        raise ValueError(f"module must be a module of {package.name} (chapter09.…), got {module!r}")
     name = f"{kind}-{module.partition('.')[2] or module}"  # a subpackage's modules apart: seq2seq.sweep
     base = Path(os.environ.get(BUILT_VARIABLE) or package / "__pycache__")
-    here = base / f"{name}-{digest.hexdigest()[:16]}"
+    here = base / f"{name}-{_digest(module)}"
     if not here.is_dir():
         for old in here.parent.glob(f"{name}-*"):
             shutil.rmtree(old, ignore_errors=True)
     return here
+
+
+@lru_cache(maxsize=None)
+def _digest(module: str) -> str:
+    """The digest of ``module``'s sources and of numpy's and numba's versions, read once per process: the
+    code this process runs is the code it imported (an edit reaches the next process)."""
+    package = Path(__file__).parent
+    digest = hashlib.sha256(f"numpy {metadata.version('numpy')}; numba {metadata.version('numba')}".encode())
+    for path in sources(module):
+        digest.update(b"\0" + path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def stored(function):
