@@ -3,10 +3,12 @@ in subprocesses under the x86 settings this machine can emulate, bit for bit.  C
 snapshot under the same settings and the cheap part as arm64 under qemu (``.ci/run``)."""
 
 import json
+import shutil
 
 import pytest
 
 import same_bits  # tools/same_bits.py (conftest puts tools/ on the path)
+from conftest import once
 
 
 # Four subprocesses, each compiling the book's loops for its own CPU (cold on a new copy, slower on a
@@ -15,9 +17,23 @@ def subprocesses(test):
     return pytest.mark.slow(pytest.mark.timeout(900)(test))
 
 
-@pytest.fixture(scope="module")
-def probes() -> dict[str, dict]:
-    return {name: same_bits.probe_under(env) for name, env in same_bits.SETTINGS.items()}
+HASWELL = "AVX2, FMA (Haswell, AMD Zen)"  # a CPU with fused multiply–add
+
+
+@pytest.fixture
+def probes(tmp_path_factory, worker_id) -> dict[str, dict]:
+    """The cheap part under every setting, once per run; under Haswell's, compiled from nothing (an empty
+    CHAPTER09_BUILT) and its machine code read in the same process (``--compiled``)."""
+
+    def make(folder):
+        found = {}
+        for name, env in same_bits.SETTINGS.items():
+            fresh = {"CHAPTER09_BUILT": str(folder / "built")} if name == HASWELL else {}
+            found[name] = same_bits.probe_under(env | fresh, compiled=bool(fresh))
+        shutil.rmtree(folder / "built", ignore_errors=True)
+        (folder / "probes.json").write_text(json.dumps(found), encoding="utf-8")
+
+    return json.loads((once(tmp_path_factory, worker_id, "probes", make) / "probes.json").read_text(encoding="utf-8"))
 
 
 @subprocesses
@@ -49,16 +65,11 @@ def test_a_difference_is_named():
     assert same_bits.compare(base, other, "arm64") == ["arm64: training attention differs (b here, c there)"]
 
 
-@pytest.mark.slow  # compiles the loops again for another CPU
-def test_no_compiled_loop_fuses_a_product_and_a_sum(tmp_path):
+@subprocesses
+def test_no_compiled_loop_fuses_a_product_and_a_sum(probes):
     """Compiled for a CPU with fused multiply–add (Haswell's AVX2 and FMA), the book's loops hold none:
-    numba without fastmath rounds a·b and then a·b + c, as written and as every other CPU does.  Compiled
-    from nothing (an empty CHAPTER09_BUILT): a loop loaded from numba's cache does not compile the loops it
-    calls, and those would go unread."""
-    env = {"NUMBA_CPU_NAME": "haswell", "CHAPTER09_BUILT": str(tmp_path)}
-    result = same_bits.run([str(same_bits.Path(same_bits.__file__)), "--compiled"], env)
-    assert result.returncode == 0, result.stderr[-2000:]
-    counts = json.loads(result.stdout)
+    numba without fastmath rounds a·b and then a·b + c, as written and as every other CPU does."""
+    counts = probes[HASWELL]["compiled"]
     assert {"products", "gradient", "train_steps", "predict"} <= set(counts)
     assert {"encode", "decode", "transformer.net.backward", "adam", "attend", "norm_back"} <= set(counts)
     assert {name: c["fma"] for name, c in counts.items()} == dict.fromkeys(counts, 0)

@@ -6,7 +6,8 @@ numba compiles for (``NUMBA_CPU_NAME``).  arm64 runs under qemu-user (``tools/ar
 Debian arm64 Python with numpy's and numba's aarch64 wheels).
 
     python tools/same_bits.py --probe          digests of the cheap part, as JSON (the tests compare them)
-    python tools/same_bits.py --compiled       what the compiled loops' machine code holds (no fused multiply–add)
+    python tools/same_bits.py --compiled       what the compiled loops' machine code holds (no fused multiply–add;
+                                               with an empty CHAPTER09_BUILT), alone or after --probe
     python tools/same_bits.py --settings       the cheap part under every x86 setting: no difference
     python tools/same_bits.py --snapshot       the whole snapshot (tools/snapshot.py) under every x86 setting,
                                                page 4b trained anew under each (not read from this store)
@@ -26,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -104,9 +106,11 @@ def numpy_own() -> dict[str, str]:
 
 
 def compiled() -> dict[str, dict[str, int]]:
-    """Each compiled loop of the book, compiled anew for the CPU numba targets here, and what its machine
-    code holds: fused multiply–adds (there must be none: they round a product and a sum once, not twice)
-    and vector registers (the control: the loops do vectorise, each lane in the loop's own order)."""
+    """Each compiled loop of the book, compiled in this process for the CPU numba targets here (run it with
+    an empty ``CHAPTER09_BUILT``: numba shows no code it loaded from its cache, and a loop loaded from it
+    compiles none of the loops it calls), and what its machine code holds: fused multiply–adds (there must
+    be none: they round a product and a sum once, not twice) and vector registers (the control: the loops
+    do vectorise, each lane in the loop's own order)."""
     import importlib
     import pkgutil
     import re
@@ -150,10 +154,12 @@ def compiled() -> dict[str, dict[str, int]]:
                 kernels[name if name not in kernels else f"{module.name.partition('.')[2]}.{name}"] = kernel
     out = {}
     for name, kernel in kernels.items():
-        fresh = njit(error_model="numpy")(kernel.py_func)  # not from the cache: numba shows no code it loaded
-        for signature in kernel.signatures:
-            fresh.compile(signature)
-        asm = "\n".join(fresh.inspect_asm().values())
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # numba's "Inspection disabled for cached code": none for a loaded loop
+            try:
+                asm = "\n".join(kernel.inspect_asm(signature) for signature in kernel.signatures)
+            except UserWarning as unread:
+                raise SystemExit(f"{name}: loaded from numba's cache: use an empty CHAPTER09_BUILT") from unread
         out[name] = {"fma": len(re.findall(r"\bvfn?m(?:add|sub)\w*", asm)), "vector": len(re.findall(r"\b[yz]mm", asm))}
     return out
 
@@ -189,8 +195,8 @@ def run(args: list[str], env: dict, python: list[str] | None = None) -> subproce
     )
 
 
-def probe_under(env: dict, python: list[str] | None = None) -> dict:
-    result = run([str(Path(__file__)), "--probe"], env, python)
+def probe_under(env: dict, python: list[str] | None = None, compiled: bool = False) -> dict:
+    result = run([str(Path(__file__)), "--probe", *(["--compiled"] if compiled else [])], env, python)
     if result.returncode:
         raise SystemExit(f"the probe failed under {env or 'the default setting'}:\n{result.stderr[-2000:]}")
     return json.loads(result.stdout)
@@ -205,11 +211,9 @@ def compare(reference: dict, other: dict, where: str) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    if "--probe" in argv:
-        print(json.dumps({"machine": machine(), "digests": probe(), "numpy": numpy_own()}))
-        return 0
-    if "--compiled" in argv:
-        print(json.dumps(compiled()))
+    if "--probe" in argv or "--compiled" in argv:
+        found = {"machine": machine(), "digests": probe(), "numpy": numpy_own()} if "--probe" in argv else {}
+        print(json.dumps(found | ({"compiled": compiled()} if "--compiled" in argv else {})))
         return 0
     if "--settings" in argv:
         base = probe_under({})
