@@ -378,7 +378,7 @@ def shape_letters(found: dict[str, Spec]) -> dict[str, int]:
 @st.composite
 def arguments(draw, function, found: dict[str, Spec], namespace: dict, caps: dict, bad_share: float = 0.3):
     """Keyword arguments for ``function``: each valid (:func:`inside`) or, a ``bad_share`` of the time,
-    not (:func:`outside`), or left out for its default now and then."""
+    not (:func:`outside`), or left out for its default now and then (never one that ``caps`` caps)."""
     letters = {k: draw(st.integers(floor, floor + 3)) for k, floor in shape_letters(found).items()}
     letters["..."] = tuple(draw(st.lists(st.integers(1, 2), max_size=2)))
     signature = inspect.signature(function).parameters
@@ -390,8 +390,8 @@ def arguments(draw, function, found: dict[str, Spec], namespace: dict, caps: dic
         for name, spec in pending:
             try:
                 if draw(st.integers(0, 99)) < bad_share * 100:
-                    if name in defaults and draw(st.integers(0, 3)) == 0:
-                        continue  # the default
+                    if name in defaults and name not in caps and draw(st.integers(0, 3)) == 0:
+                        continue  # the default (not a capped one's: the book's own, as costly as the top)
                     kwargs[name] = draw(outside(spec, names, letters))
                 else:
                     kwargs[name] = draw(inside(spec, names, letters, caps.get(name)))

@@ -115,7 +115,8 @@ NON_FINITE = {
 
 # The fuzz's clock, not its ranges: where the top of a documented range costs seconds a call (a training
 # of 5000 steps, 2000 seeds), the values drawn inside stop here (an int: the highest; a tuple: those only).
-# Values outside the range are drawn as for any function.
+# Values outside the range are drawn as for any function; a capped parameter is never left to its default
+# (a sweep's defaults are the page's: 400 steps, every length and seed, 50 s a draw).
 CHEAP = {
     "chapter09.attention.attend": {"n": 64, "d": 64},
     "chapter09.linear_recurrence.draw": {"L": 4096, "d": 64},
