@@ -16,7 +16,7 @@ import hashlib
 import os
 import pickle
 import shutil
-from functools import lru_cache, wraps
+from functools import cache, lru_cache, wraps
 from importlib import metadata
 from pathlib import Path
 
@@ -140,7 +140,7 @@ def built_dir(module: str, kind: str) -> Path:
     return here
 
 
-@lru_cache(maxsize=None)
+@cache
 def _digest(module: str) -> str:
     """The digest of ``module``'s sources and of numpy's and numba's versions, read once per process: the
     code this process runs is the code it imported (an edit reaches the next process)."""
