@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from chapter09.widgets import WIDGETS
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 TEXT = ROOT / "text" / "capitol-09.txt"
+BUILT = ROOT / "chapter09" / "__pycache__"  # what the checkout builds (common.built_dir): its trainings and loops
 
 
 def author_paragraphs() -> list[str]:
@@ -46,6 +48,35 @@ def build_wheel(tmp: Path) -> Path:
     command = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp / "dist")]
     subprocess.run([*command, str(source)], check=True, capture_output=True, timeout=300)
     return next((tmp / "dist").glob("chapter09-*.whl"))
+
+
+@contextmanager
+def loops_shared_with(package: Path):
+    """While open, a copy of the package at ``package`` (the same sources, so the same ``built_dir`` folders,
+    with ``CHAPTER09_BUILT`` = :data:`BUILT`) reads the loops the checkout compiled, and the checkout the
+    ones it compiles.  numba files a compiled loop under the absolute path of its source's folder
+    (``_CacheLocator.get_suitable_cache_subpath``) and takes it from there whenever the source's content is
+    the same, so a copy elsewhere would compile every loop again; each folder it would use is here a link
+    to the checkout's.  Nothing else is shared: what the copy compiles differently has its own key."""
+    from numba.core.caching import _CacheLocator
+
+    import chapter09.transformer.net  # noqa: F401  (numba makes a loop's folders as its module is read)
+
+    where = _CacheLocator.get_suitable_cache_subpath  # of a source file: its folder's name in the cache
+    sources = {p.parent.relative_to(ROOT / "chapter09") for p in (ROOT / "chapter09").rglob("*.py")}
+    links = []
+    for cache in BUILT.glob("numba-*"):
+        for folder in sources:
+            mine, theirs = (cache / where(str(base / folder / "x.py")) for base in (ROOT / "chapter09", package))
+            if not theirs.exists():
+                mine.mkdir(exist_ok=True)
+                theirs.symlink_to(mine.name)
+                links.append(theirs)
+    try:
+        yield
+    finally:
+        for link in links:
+            link.unlink(missing_ok=True)
 
 
 def build_book(out: Path, cache: Path) -> subprocess.CompletedProcess:

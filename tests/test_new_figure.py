@@ -12,7 +12,7 @@ import sys
 import new_figure  # tools/new_figure.py (conftest puts tools/ on the path)
 import pytest
 
-from conftest import ROOT
+from conftest import BUILT, ROOT, loops_shared_with
 
 ARGS = ("10", "prova-de-plantilla", "template_trial", "Prova de la plantilla")
 COPIED = ("chapter09", "book", "tests", "tools", "text", "_ext", "locale", "conf.py", "pyproject.toml", "README.md")
@@ -57,7 +57,7 @@ def test_a_figure_from_the_template_passes_the_tests_as_it_is(tmp_path):
             [sys.executable, "-m", "ruff", *command, *python_files], cwd=repo, capture_output=True, text=True
         )
         assert linted.returncode == 0, linted.stdout + linted.stderr
-    env = dict(os.environ, CHAPTER09_BUILT=str(ROOT / "chapter09" / "__pycache__"))  # page 4b's trainings, read
+    env = dict(os.environ, CHAPTER09_BUILT=str(BUILT))  # the trainings and compiled loops of the checkout, read
     tests = [
         "tests/test_template_trial.py",
         "tests/test_claim_checks.py",
@@ -68,13 +68,14 @@ def test_a_figure_from_the_template_passes_the_tests_as_it_is(tmp_path):
     ]
     options = ["-n0", "-q", "-p", "no:cacheprovider", "-m", "not book and not browser and not slow"]
     for selection in (tests, ["tests/test_fuzz.py", "-k", "template_trial or every_module or reaches"]):
-        run = subprocess.run(
-            [sys.executable, "-m", "pytest", *options, *selection],
-            cwd=repo,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=540,
-        )
+        with loops_shared_with(repo / "chapter09"):
+            run = subprocess.run(
+                [sys.executable, "-m", "pytest", *options, *selection],
+                cwd=repo,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=540,
+            )
         assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
         assert " passed" in run.stdout and " failed" not in run.stdout

@@ -1,7 +1,7 @@
 """The notebooks the HTML book offers for download are real notebooks that run on their own:
 installed alone, as a wheel, in a fresh virtual environment, each runs to the end and
 prints the book's numbers; its prose is plain Markdown with the computed values in it.
-(Page 4b reads the trainings this run already made from the same sources: ``CHAPTER09_BUILT``.)"""
+(Pages 4b and 4c read the trainings and the compiled loops this run made from the same sources.)"""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -16,7 +17,7 @@ from nbclient import NotebookClient
 
 from chapter09 import common
 
-from conftest import ROOT, WIDGET_IDS, build_wheel
+from conftest import BUILT, WIDGET_IDS, build_wheel, loops_shared_with
 
 pytestmark = pytest.mark.book
 MYST = re.compile(r"\{(glue|cite|ref|doc|numref|eq)[\w:-]*\}`|^(:{3,}|`{3,})\{|^:(class|name|tags):", re.M)
@@ -25,7 +26,8 @@ MYST = re.compile(r"\{(glue|cite|ref|doc|numref|eq)[\w:-]*\}`|^(:{3,}|`{3,})\{|^
 @pytest.fixture(scope="session")
 def fresh_kernel(tmp_path_factory):
     """A Jupyter kernel in a new virtual environment holding the project's wheel and what it
-    depends on (from the package registry), plus ipykernel to run it, and nothing else."""
+    depends on (from the package registry), plus ipykernel to run it, and nothing else.  It reads the
+    trainings and the compiled loops this run made from the same sources."""
     tmp = tmp_path_factory.mktemp("fresh")
     wheel = build_wheel(tmp)
     subprocess.run([sys.executable, "-m", "venv", str(tmp / "venv")], check=True, timeout=300)
@@ -40,6 +42,9 @@ def fresh_kernel(tmp_path_factory):
     assert install.returncode == 0, install.stderr[-3000:]
     alone = subprocess.run([str(python), "-c", "import myst_nb"], capture_output=True)
     assert alone.returncode != 0, "the fresh environment must not have the book's build tools"
+    where = [str(python), "-c", "import chapter09; print(chapter09.__file__)"]
+    installed = Path(subprocess.run(where, cwd=tmp, capture_output=True, text=True, check=True).stdout.strip()).parent
+    assert installed.is_relative_to(tmp / "venv"), installed
     spec = tmp / "jupyter" / "kernels" / "chapter09-fresh"
     spec.mkdir(parents=True)
     (spec / "kernel.json").write_text(
@@ -48,13 +53,13 @@ def fresh_kernel(tmp_path_factory):
                 "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
                 "display_name": "chapter09 (fresh)",
                 "language": "python",
-                # page 4b's trainings, trained once per run: the wheel's sources are the checkout's
-                "env": {common.BUILT_VARIABLE: str(ROOT / "chapter09" / "__pycache__")},
+                "env": {common.BUILT_VARIABLE: str(BUILT)},  # the wheel's sources are the checkout's
             }
         ),
         encoding="utf-8",
     )
-    return tmp / "jupyter"
+    with loops_shared_with(installed):
+        yield tmp / "jupyter"
 
 
 def printed_numbers(notebook) -> dict[str, str]:
