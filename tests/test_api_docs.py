@@ -28,6 +28,7 @@ MODULES = (
         "seq2seq.sweep",
         "transformer.blind",
         "transformer.training",
+        "language.source",
         "fmt",
         "common",
         "qkv",

@@ -53,6 +53,7 @@ READER_MODULES = {
     "chapter09.seq2seq.sweep",
     "chapter09.transformer.blind",
     "chapter09.transformer.training",
+    "chapter09.language.source",  # the next-symbol source, its floor and its n-grams
     "chapter09.fmt",
     "chapter09.words",  # fmt's words around a number, imported there
     "chapter09.common",

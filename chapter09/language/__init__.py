@@ -1,0 +1,9 @@
+"""What recurrent networks were for: predicting the next symbol, against a source whose floor is exact.
+
+:mod:`chapter09.language.source` is the source (a symbol repeats the one ``k`` steps back with
+probability ``p``), its floor and ceiling in bits per symbol, and the n-gram baselines counted on it.
+"""
+
+from .source import entropy_rate, ngram_bits, perplexity, strings
+
+__all__ = ["entropy_rate", "ngram_bits", "perplexity", "strings"]
