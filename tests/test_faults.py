@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -115,22 +116,32 @@ def executed(log: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory) -> dict[str, dict[str, bytes]]:
+def template(tmp_path_factory) -> Path:
+    """The copy built once, then set aside.  Its cache database and Sphinx environment name the path it was
+    built at, so a test's built copy is this one copied back to that path: the state a build leaves, without
+    a build per test (a copy at another path would be a moved checkout, one of the faults below)."""
+    root = tmp_path_factory.mktemp("faults")
+    repo = make_copy(root / "repo")
+    built(repo)
+    return repo.rename(root / "template")
+
+
+@pytest.fixture(scope="module")
+def reference(template, tmp_path_factory) -> dict[str, dict[str, bytes]]:
     """Clean builds of the copy as it is and with the edit: the pages a fault must give back."""
-    out = {}
-    for name, edited in (("clean", False), ("edited", True)):
-        repo = make_copy(tmp_path_factory.mktemp(name) / "repo", edited)
-        built(repo)
-        out[name] = pages(repo)
+    edited = make_copy(tmp_path_factory.mktemp("edited") / "repo", edited=True)
+    built(edited)
+    out = {"clean": pages(template), "edited": pages(edited)}
     assert out["clean"]["prova"] != out["edited"]["prova"]  # the edit shows on the page
     return out
 
 
 @pytest.fixture
-def repo(tmp_path) -> Path:
-    """A copy that has been built once (its cache and output in place)."""
-    repo = make_copy(tmp_path / "repo")
-    built(repo)
+def repo(template) -> Path:
+    """A copy that has been built once (its cache and output in place), at the path it was built at."""
+    repo = template.parent / "repo"
+    shutil.rmtree(repo, ignore_errors=True)  # what the last test left
+    shutil.copytree(template, repo, symlinks=True)  # with the files' times, as the build left them
     return repo
 
 
