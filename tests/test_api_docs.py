@@ -29,6 +29,7 @@ MODULES = (
         "transformer.blind",
         "transformer.training",
         "language.source",
+        "language.training",
         "fmt",
         "common",
         "qkv",

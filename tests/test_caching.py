@@ -47,7 +47,7 @@ TRANSFORMER = ("__init__", "net", "layers", "training", "blind")  # the modules 
         # page 4c, which trains on the same task and sets page 4b's models beside its own
         *((f"seq2seq/{name}.py", ["04b-seq2seq", "04c-atencio-sola"]) for name in SEQ2SEQ),
         *((f"transformer/{name}.py", ["04c-atencio-sola"]) for name in TRANSFORMER),
-        *((f"language/{name}.py", []) for name in ("__init__", "source")),  # no page reads it yet
+        *((f"language/{name}.py", []) for name in ("__init__", "source", "net", "training")),  # no page reads it yet
         ("plots.py", ALL),  # the shared style (book.setup) reaches every page
         ("claims.py", ALL),  # every page publishes its rows of the registry
         ("guard.py", ALL),  # every page arms its guard (book.setup)

@@ -54,6 +54,7 @@ READER_MODULES = {
     "chapter09.transformer.blind",
     "chapter09.transformer.training",
     "chapter09.language.source",  # the next-symbol source, its floor and its n-grams
+    "chapter09.language.training",  # the next-symbol cells, trained
     "chapter09.fmt",
     "chapter09.words",  # fmt's words around a number, imported there
     "chapter09.common",
@@ -136,6 +137,7 @@ CHEAP = {
     # training (until_flat) goes on to seq2seq.CAP steps whatever steps says: the page's tests cover it
     "chapter09.seq2seq.sweep.sweep": {"lengths": (4, 5), "seeds": (0, 1), "steps": (1, 2), "until_flat": (False,)},
     "chapter09.transformer.training.train": {"length": 5, "steps": 3, "seed": 3},
+    "chapter09.language.training.train": {"k": 4, "steps": 3, "seed": 3},
     "chapter09.transformer.training.sweep": {
         "lengths": (4, 5),
         "seeds": (0, 1),
@@ -246,7 +248,7 @@ def fuzz_report():
         Path(path).write_text(json.dumps({q: dict(c) for q, c in sorted(TRIED.items())}, indent=1))
 
 
-TRAINS = re.compile(r"seq2seq|transformer")
+TRAINS = re.compile(r"seq2seq|transformer|language\.training")
 
 
 # deadline=None: a loaded 2-core CI machine makes hypothesis' 200 ms default flaky (a first call fills a

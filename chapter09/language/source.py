@@ -112,11 +112,15 @@ def strings(k: int, p: float, length: int, n: int, seed: int, V: int = 4) -> np.
     length, n = validate.integer("length", length, 1, 4096), validate.integer("n", n, 1, 100_000)
     seed, V = validate.integer("seed", seed, 0, 2**32 - 1), validate.integer("V", V, 2, 8)
     validate.size("n and length", n * length, SYMBOLS, "n·length")
-    rng = np.random.default_rng(seed)
-    x = rng.integers(0, V, size=(n, length), dtype=np.int8)
-    repeat = rng.random((n, length)) < p
-    for t in range(k, length):  # in order: x_{t−k} is final when x_t is drawn
-        x[:, t] = np.where(repeat[:, t], x[:, t - k], x[:, t])
+    return draw(np.random.default_rng(seed), k, p, (n, length), V)
+
+
+def draw(rng: np.random.Generator, k: int, p: float, shape: tuple, V: int) -> np.ndarray:
+    """Strings of the source (1) from ``rng``, ``shape`` (…, length), int8 (:func:`strings`, trusted)."""
+    x = rng.integers(0, V, size=shape, dtype=np.int8)
+    repeat = rng.random(shape) < p
+    for t in range(k, shape[-1]):  # in order: x_{t−k} is final when x_t is drawn
+        x[..., t] = np.where(repeat[..., t], x[..., t - k], x[..., t])
     return x
 
 
