@@ -115,6 +115,19 @@ def executed(log: str) -> list[str]:
     return sorted(set(re.findall(r"([\w-]+)\.md: Executed notebook in", log)))
 
 
+@pytest.fixture(scope="module", autouse=True)
+def ctrl_c_reaches_the_builds():
+    """A run started in the background by a shell (``make test &``) has SIGINT ignored, and an ignored
+    signal stays ignored in every child: Python would never turn the Ctrl-C below into KeyboardInterrupt.
+    Here it is handled while the module runs, so the builds start with it at its default, as a terminal's."""
+    ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    if ignored:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @pytest.fixture(scope="module")
 def template(tmp_path_factory) -> Path:
     """The copy built once, then set aside.  Its cache database and Sphinx environment name the path it was

@@ -46,6 +46,7 @@ def test_every_setting_gives_the_same_bits(probes):
     assert not lines, "\n".join(lines)
     assert len(base["digests"]) >= 14  # primitives, five trainings, four pages' numbers
     assert {"training transformer", "training no-positions"} <= set(base["digests"])
+    assert {"training rnn", "training gru", "training lstm"} <= set(base["digests"])
 
 
 @subprocesses
@@ -75,5 +76,6 @@ def test_no_compiled_loop_fuses_a_product_and_a_sum(probes):
     counts = probes[HASWELL]["compiled"]
     assert {"products", "gradient", "train_steps", "predict"} <= set(counts)
     assert {"encode", "decode", "transformer.net.backward", "adam", "attend", "norm_back"} <= set(counts)
+    assert {"add_lanes", "seq2seq.net.backward"} <= set(counts)  # the next-symbol cells' loops (issue 44)
     assert {name: c["fma"] for name, c in counts.items()} == dict.fromkeys(counts, 0)
     assert all(c["vector"] > 0 for c in counts.values()), counts  # the control: AVX code was generated

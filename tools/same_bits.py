@@ -14,8 +14,9 @@ Debian arm64 Python with numpy's and numba's aarch64 wheels).
     python tools/same_bits.py --arm64          the cheap part as arm64 under qemu, against this machine's
 
 The cheap part is the primitives of ``chapter09.portable``, a short training of each arm of
-page 4b, page 07's rounding shares, page 04's row sums and the rounding-level numbers of pages
-02 and 08.  Each ends with exit status 1 and the differences, named, when anything moves.
+pages 4b and 4c and of each next-symbol cell, page 07's rounding shares, page 04's row sums and
+the rounding-level numbers of pages 02 and 08.  Each ends with exit status 1 and the differences,
+named, when anything moves.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ def probe() -> dict[str, str]:
     import numpy as np
 
     from chapter09 import attention, gates, linear_recurrence, lstm_gradient, portable, seq2seq
+    from chapter09.language import training as language_training
     from chapter09.transformer import training as transformer_training
 
     rng = np.random.default_rng(31)
@@ -86,6 +88,9 @@ def probe() -> dict[str, str]:
     for seed, arm in enumerate(transformer_training.ARMS):  # and of each attention-only arm (issue 43)
         m = transformer_training.train(arm, 5, seed=seed, steps=30)
         out[f"training {arm}"] = digest(m.loss, *m.params.values(), [m.accuracy])
+    for seed, cell in enumerate(language_training.CELLS):  # and of each next-symbol cell (issue 44)
+        m = language_training.train(cell, 3, window=language_training.LENGTH // 2, seed=seed, steps=20)
+        out[f"training {cell}"] = digest(m.loss, m.theta, [m.bits])
     out["page 07 rounding shares"] = digest(gates.robustness().swiglu_gaps)
     rows = [attention.softmax(attention.alignment_scores(), t).sum(axis=1) for t in attention.TEXT_TEMPERATURES]
     out["page 04 row sums"] = digest(rows)
@@ -122,6 +127,7 @@ def compiled() -> dict[str, dict[str, int]]:
 
     import chapter09
     from chapter09 import portable, seq2seq
+    from chapter09.language import training as language_training
     from chapter09.seq2seq import net
     from chapter09.transformer import training as transformer_training
 
@@ -139,6 +145,7 @@ def compiled() -> dict[str, dict[str, int]]:
         seq2seq.train("attention", 4, steps=1),
         seq2seq.train("bottleneck", 4, steps=1),
         transformer_training.train("transformer", 4, steps=1),
+        *(language_training.train(cell, 3, steps=1) for cell in language_training.CELLS),
         portable.matmul(x[None], x[:, None]),
     )
     strings = np.zeros((2, 4), np.int8)  # the loops a training calls, compiled on their own too
