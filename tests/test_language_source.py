@@ -56,3 +56,13 @@ def test_strings_of_another_length_are_refused():
         source.ngram_bits(np.zeros((2, 5), int), np.zeros((2, 4), int), 2, 1)
     with pytest.raises(ValueError, match="^train must hold symbols 0 … 3"):
         source.ngram_bits(np.full((2, 5), 4), np.zeros((2, 5), int), 2, 1)
+
+
+def test_what_the_source_pays_on_strings_is_q_or_r_per_symbol_and_tends_to_the_floor():
+    k, p, V = 2, 0.9, 4
+    q, r = p + (1 - p) / V, (1 - p) / V
+    x = np.array([[0, 1, 0, 2, 3, 2]])  # from position 2: a repeat, not, not, a repeat
+    assert source.own_bits(x, k, p, V)[0] == pytest.approx((2 * -math.log2(q) + 2 * -math.log2(r)) / 4, rel=1e-15)
+    many = source.own_bits(source.strings(k=k, p=p, length=200, n=2000, seed=4, V=V), k, p, V)
+    floor = source.entropy_rate(p, V)
+    assert abs(many.mean() - floor) < 4 * many.std(ddof=1) / math.sqrt(len(many))

@@ -124,6 +124,15 @@ def draw(rng: np.random.Generator, k: int, p: float, shape: tuple, V: int) -> np
     return x
 
 
+def own_bits(x: np.ndarray, k: int, p: float, V: int) -> np.ndarray:
+    """What the source itself pays on the strings ``x`` (N, L), by (1): each string's mean of
+    −log₂ P(x_t | x_{t−k}) over positions ``k … L − 1`` (trusted; ``p < 1``).  Its mean over many strings tends
+    to the floor (2); on a few, it is the floor of those strings, noise included."""
+    q, r = p + (1.0 - p) / V, (1.0 - p) / V
+    cost = np.where(x[:, k:] == x[:, :-k], -float(log(q)) / LN2, -float(log(r)) / LN2)
+    return cost.mean(axis=1)
+
+
 def ngram_bits(train, test, n: int, start: int, V: int = 4) -> float:
     """(4): the bits per symbol an ``n``-gram counted on ``train`` pays on ``test``, from position ``start`` on.
 

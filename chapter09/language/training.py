@@ -19,7 +19,7 @@ from ..common import memo
 from ..seq2seq.training import HYPER, sampling_error
 from . import net
 from .net import CELLS
-from .source import LN2, draw
+from .source import LN2, draw, own_bits
 
 __all__ = ["BATCH", "CELLS", "LENGTH", "N_TEST", "SEEDS", "STEPS", "P", "Trained", "V", "train"]
 
@@ -41,6 +41,8 @@ class Trained:
     loss: np.ndarray  # (STEPS,) each batch's nats per symbol, before its updates
     bits: float  # held-out bits per symbol, positions k … LENGTH − 1
     bits_error: float  # its sampling error: the spread of one test string's bits / √N_TEST
+    source_bits: float  # what the source itself pays on the same strings and positions (the floor, with their noise)
+    excess_error: float  # the sampling error of bits − source_bits, string by string
     theta: np.ndarray  # the weights at the end
 
 
@@ -77,9 +79,10 @@ def train_many(cell: str, window: int, runs: tuple, steps: int = STEPS) -> tuple
     out = []
     for q, (k, seed) in enumerate(runs):
         test = draw(streams(seed)[2], k, P, (N_TEST, LENGTH), V)
-        per_string = net.symbol_losses(c, thetas[q], at, test)[:, k:].mean(axis=1) / LN2
+        per_string, own = net.symbol_losses(c, thetas[q], at, test)[:, k:].mean(axis=1) / LN2, own_bits(test, k, P, V)
         out.append(Trained(cell, k, window, seed, validate.frozen(losses[:, q]), float(per_string.mean()),
-                           sampling_error(per_string), validate.frozen(thetas[q])))  # fmt: skip
+                           sampling_error(per_string), float(own.mean()), sampling_error(per_string - own),
+                           validate.frozen(thetas[q])))  # fmt: skip
     return tuple(out)
 
 
