@@ -30,6 +30,7 @@ MODULES = (
         "transformer.training",
         "language.source",
         "language.training",
+        "language.sampling",
         "fmt",
         "common",
         "qkv",

@@ -30,6 +30,7 @@ def pages_changed_by_an_edit(tmp_path, module: str) -> list[str]:
 ALL = [w.page for w in WIDGETS]  # every widget page
 SEQ2SEQ = ("__init__", "task", "net", "training", "sweep", "curves")  # the modules of chapter09/seq2seq/
 TRANSFORMER = ("__init__", "net", "layers", "training", "blind")  # the modules of chapter09/transformer/
+LANGUAGE = ("__init__", "source", "net", "training", "sampling")  # the modules of chapter09/language/
 
 
 @pytest.mark.parametrize(
@@ -47,7 +48,9 @@ TRANSFORMER = ("__init__", "net", "layers", "training", "blind")  # the modules 
         # page 4c, which trains on the same task and sets page 4b's models beside its own
         *((f"seq2seq/{name}.py", ["04b-seq2seq", "04c-atencio-sola"]) for name in SEQ2SEQ),
         *((f"transformer/{name}.py", ["04c-atencio-sola"]) for name in TRANSFORMER),
-        *((f"language/{name}.py", []) for name in ("__init__", "source", "net", "training")),  # no page reads it yet
+        *(
+            (f"language/{name}.py", []) for name in ("__init__", "source", "net", "training", "sampling")
+        ),  # no page reads it yet
         ("plots.py", ALL),  # the shared style (book.setup) reaches every page
         ("claims.py", ALL),  # every page publishes its rows of the registry
         ("guard.py", ALL),  # every page arms its guard (book.setup)

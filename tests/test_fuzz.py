@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import chapter09
 from chapter09 import attention as w4
 from chapter09 import cost as w5
-from chapter09 import fmt, gates, qkv
+from chapter09 import fmt, gates, language, qkv
 from chapter09 import linear_recurrence as lr
 from chapter09 import lstm_gradient as w2
 from chapter09 import seq2seq as s2s
@@ -55,6 +55,7 @@ READER_MODULES = {
     "chapter09.transformer.training",
     "chapter09.language.source",  # the next-symbol source, its floor and its n-grams
     "chapter09.language.training",  # the next-symbol cells, trained
+    "chapter09.language.sampling",  # and sampled
     "chapter09.fmt",
     "chapter09.words",  # fmt's words around a number, imported there
     "chapter09.common",
@@ -166,6 +167,7 @@ TYPES.update(
         "Memory": st.sampled_from(lr.MODELS),
         "RNNGradient": st.integers(0, 3).map(small_sweep),
         "Trained": st.sampled_from(s2s.ARMS).map(tiny_trained),
+        "Predictor": st.sampled_from(language.CELLS).map(lambda cell: language.train(cell, 3, steps=2)),
         "Layer": st.sampled_from([(1, 1), (2, 1), (2, 2), (3, 1), (4, 2)]).map(lambda d_h: qkv.random_layer(*d_h)),
     }
 )
@@ -248,7 +250,7 @@ def fuzz_report():
         Path(path).write_text(json.dumps({q: dict(c) for q, c in sorted(TRIED.items())}, indent=1))
 
 
-TRAINS = re.compile(r"seq2seq|transformer|language\.training")
+TRAINS = re.compile(r"seq2seq|transformer|language\.(training|sampling)")
 
 
 # deadline=None: a loaded 2-core CI machine makes hypothesis' 200 ms default flaky (a first call fills a

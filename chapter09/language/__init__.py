@@ -4,10 +4,10 @@
 probability ``p``), its floor and ceiling in bits per symbol, and the n-gram baselines counted on it;
 :mod:`chapter09.language.net` the three cells (RNN, GRU, LSTM) forward and back, with the gradient cut
 every ``T`` steps; :mod:`chapter09.language.training` their training on the source, scored on held-out
-strings.
+strings; :mod:`chapter09.language.sampling` strings drawn from them at a temperature.
 """
 
 from .source import entropy_rate, ngram_bits, perplexity, strings
-from .training import train
+from .training import CELLS, train
 
-__all__ = ["entropy_rate", "ngram_bits", "perplexity", "strings", "train"]
+__all__ = ["CELLS", "entropy_rate", "ngram_bits", "perplexity", "strings", "train"]

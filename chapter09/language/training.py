@@ -21,7 +21,7 @@ from . import net
 from .net import CELLS
 from .source import LN2, draw, own_bits
 
-__all__ = ["BATCH", "CELLS", "LENGTH", "N_TEST", "SEEDS", "STEPS", "P", "Trained", "V", "train"]
+__all__ = ["BATCH", "CELLS", "LENGTH", "N_TEST", "SEEDS", "STEPS", "P", "Predictor", "V", "train"]
 
 V = 4  # symbols
 P = 0.9  # the probability of a repeat
@@ -33,7 +33,9 @@ SEEDS = (0, 1, 2)  # the first three, never chosen
 
 
 @dataclass(frozen=True)
-class Trained:
+class Predictor:
+    """A next-symbol model trained on the source, and its scores on held-out strings."""
+
     cell: str
     k: int
     window: int  # the gradient's window, T (LENGTH: no truncation)
@@ -66,7 +68,7 @@ def init(cell: int, rng: np.random.Generator) -> np.ndarray:
     return theta
 
 
-def train_many(cell: str, window: int, runs: tuple, steps: int = STEPS) -> tuple[Trained, ...]:
+def train_many(cell: str, window: int, runs: tuple, steps: int = STEPS) -> tuple[Predictor, ...]:
     """Train models of one ``cell`` and gradient window side by side, ``runs`` = ((k, seed), …), each on its
     seed's strings at its ``k``.  Nothing mixes the models."""
     c = net.CELLS.index(cell)
@@ -80,13 +82,13 @@ def train_many(cell: str, window: int, runs: tuple, steps: int = STEPS) -> tuple
     for q, (k, seed) in enumerate(runs):
         test = draw(streams(seed)[2], k, P, (N_TEST, LENGTH), V)
         per_string, own = net.symbol_losses(c, thetas[q], at, test)[:, k:].mean(axis=1) / LN2, own_bits(test, k, P, V)
-        out.append(Trained(cell, k, window, seed, validate.frozen(losses[:, q]), float(per_string.mean()),
+        out.append(Predictor(cell, k, window, seed, validate.frozen(losses[:, q]), float(per_string.mean()),
                            sampling_error(per_string), float(own.mean()), sampling_error(per_string - own),
                            validate.frozen(thetas[q])))  # fmt: skip
     return tuple(out)
 
 
-def train(cell: str, k: int, window: int = LENGTH, seed: int = 0, steps: int = STEPS) -> Trained:
+def train(cell: str, k: int, window: int = LENGTH, seed: int = 0, steps: int = STEPS) -> Predictor:
     """Train one next-symbol model on the source at distance ``k``, and score it on held-out strings.
 
     Parameters
@@ -102,7 +104,7 @@ def train(cell: str, k: int, window: int = LENGTH, seed: int = 0, steps: int = S
 
     Returns
     -------
-    Trained
+    Predictor
     """
     if validate.text("cell", cell) not in CELLS:
         raise ValueError(f"cell must be one of {', '.join(CELLS)}, got {cell!r}")
@@ -115,5 +117,5 @@ def train(cell: str, k: int, window: int = LENGTH, seed: int = 0, steps: int = S
 
 
 @memo
-def _train_one(cell: str, k: int, window: int, seed: int, steps: int) -> Trained:
+def _train_one(cell: str, k: int, window: int, seed: int, steps: int) -> Predictor:
     return train_many(cell, window, ((k, seed),), steps)[0]
