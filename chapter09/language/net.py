@@ -49,7 +49,7 @@ from numba import njit
 from ..common import built_dir
 from ..portable import JIT, sigmoid1, tanh1
 from ..transformer.layers import add_outer, add_times_t, softmax_loss, times
-from ..transformer.net import adam
+from ..transformer.net import adam, add_lanes
 
 __all__: list[str] = []
 
@@ -200,20 +200,6 @@ def backward(cell, theta, at, inputs, targets, weights, trace, lanes, losses):
             for s in range(strings):
                 db[0, k, s] += da[k, s]
                 dW[u[s], k, s] += da[k, s]
-
-
-@njit(**JIT)
-def add_lanes(lanes, losses, grad):
-    """The batch's gradient in ``grad`` (set) and its loss: each string's share added in string order."""
-    for i in range(grad.size):
-        total = 0.0
-        for s in range(lanes.shape[1]):
-            total += lanes[i, s]
-        grad[i] = total
-    loss = 0.0
-    for s in range(losses.size):
-        loss += losses[s]
-    return loss
 
 
 def inputs_of(strings: np.ndarray, V: int) -> np.ndarray:

@@ -362,7 +362,7 @@ def backward(theta, targets, weights, trace, lanes, losses):
 
 
 @njit(**JIT)
-def _add_lanes(lanes, losses, grad):
+def add_lanes(lanes, losses, grad):
     """The batch's gradient in ``grad`` (set) and its loss: each string's share added in string order."""
     for i in range(grad.size):
         total = 0.0
@@ -381,7 +381,7 @@ def _lanes_gradient(theta, positions, sources, inputs, targets, weights, grad, t
     losses = np.zeros(sources.shape[0])
     forward(theta, positions, sources, inputs, False, trace)
     d_x = backward(theta, np.ascontiguousarray(targets.T), np.ascontiguousarray(weights.T), trace, lanes, losses)
-    return _add_lanes(lanes, losses, grad), d_x
+    return add_lanes(lanes, losses, grad), d_x
 
 
 def gradient(theta, positions, sources, inputs, targets, weights, grad, d_x) -> float:
