@@ -1,9 +1,9 @@
 """Training the cells of :mod:`chapter09.language.net` on the source of :mod:`chapter09.language.source`, and their
 bits per symbol on held-out strings.
 
-A seed gives three streams (``numpy.random.SeedSequence(seed).spawn(3)``): the initial weights, the training
-strings and the test strings; at one distance ``k`` the three cells and every window read the same strings.  The
-weights: the input table ``W`` N(0, 1), ``U``, ``U_n`` and ``W_out`` N(0, 1/H), the biases 0 but the LSTM's forget
+A seed's streams are page 4b's (``numpy.random.SeedSequence(seed).spawn(4)``), the first three read here: the
+initial weights, the training strings and the test strings; at one distance ``k`` the three cells and every
+window read the same strings.  The weights: the input table ``W`` N(0, 1), ``U``, ``U_n`` and ``W_out`` N(0, 1/H), the biases 0 but the LSTM's forget
 gate's (1, as page 4b's).  Adam and gradient-norm clipping as page 4b's.  A model is scored from position ``k``
 on, where the source's floor and ceiling hold.
 """
@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import validate
 from ..common import memo
+from ..seq2seq.task import streams  # a seed's streams; here the first three: weights, training, test strings
 from ..seq2seq.training import HYPER, sampling_error
 from . import net
 from .net import CELLS
@@ -46,11 +47,6 @@ class Predictor:
     source_bits: float  # what the source itself pays on the same strings and positions (the floor, with their noise)
     excess_error: float  # the sampling error of bits − source_bits, string by string
     theta: np.ndarray  # the weights at the end
-
-
-def streams(seed: int) -> list[np.random.Generator]:
-    """The seed's three streams: weights, training strings, test strings."""
-    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3)]
 
 
 def init(cell: int, rng: np.random.Generator) -> np.ndarray:
