@@ -2,10 +2,10 @@
 bits per symbol on held-out strings.
 
 A seed's streams are page 4b's (``numpy.random.SeedSequence(seed).spawn(4)``), the first three read here: the
-initial weights, the training strings and the test strings; at one distance ``k`` the three cells and every
-window read the same strings.  The weights: the input table ``W`` N(0, 1), ``U``, ``U_n`` and ``W_out`` N(0, 1/H), the biases 0 but the LSTM's forget
-gate's (1, as page 4b's).  Adam and gradient-norm clipping as page 4b's.  A model is scored from position ``k``
-on, where the source's floor and ceiling hold.
+initial weights, the training strings and the test strings; at one distance ``k`` the three cells and every window
+read the same strings. The weights: the input table ``W`` N(0, 1), ``U``, ``U_n`` and ``W_out`` N(0, 1/H), the
+biases 0 but the LSTM's forget gate's (1, as page 4b's). Adam and gradient-norm clipping as page 4b's. A model is
+scored from position ``k`` on, where the source's floor and ceiling hold.
 """
 
 from __future__ import annotations
